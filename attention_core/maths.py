@@ -1,0 +1,142 @@
+"""Scaled dot-product attention worked out by hand: every quantity a scene shows."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+if TYPE_CHECKING:
+    from .lesson import Lesson
+
+__all__ = [
+    "Attention",
+    "QuizAnswer",
+    "attend",
+    "mix",
+    "quiz_answer",
+    "scores",
+    "softmax",
+    "with_rival",
+]
+
+Vector = NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class Attention:
+    """One query attending over a lesson's tokens, with every intermediate quantity."""
+
+    query: Vector
+    keys: Vector
+    values: Vector
+    products: Vector
+    """Element-wise products q_i·k_i, one row per token."""
+    dots: Vector
+    d_k: int
+    root_d_k: float
+    scores: Vector
+    pulls: Vector
+    """e^score: how hard each token pulls on the attention budget."""
+    total: float
+    weights: Vector
+    """The shares of the budget: softmax(scores), positive and adding up to 1."""
+    weighted_values: Vector
+    """Each value vector scaled by its weight, one row per token."""
+    output: Vector
+    """The blended output, one entry per answer."""
+
+    @property
+    def winner(self) -> int:
+        """The index of the answer the output leans towards most."""
+        return int(np.argmax(self.output))
+
+
+@dataclass(frozen=True)
+class QuizAnswer:
+    """How many filler tokens pull as much attention as one rival, and the options offered."""
+
+    rival_score: float
+    filler_score: float
+    fillers_needed: float
+    bonus_filler_score: float
+    bonus_fillers_needed: float
+    options: tuple[float, ...]
+    """A: one filler each; B: the score gap read linearly; C: e^gap (right); D: e^(2·gap)."""
+    correct: int
+
+
+def scores(query: ArrayLike, keys: ArrayLike) -> Vector:
+    """How well each key matches the query: q · k ÷ √dₖ."""
+    query = np.asarray(query, dtype=np.float64)
+    products = np.asarray(keys, dtype=np.float64) * query
+    return _frozen(products.sum(axis=1) / math.sqrt(query.size))
+
+
+def softmax(scores: ArrayLike) -> Vector:
+    """Positive weights adding up to 1; the maximum is subtracted first so e^x never overflows."""
+    scores = np.asarray(scores, dtype=np.float64)
+    pulls = np.exp(scores - scores.max())
+    return _frozen(pulls / pulls.sum())
+
+
+def mix(weights: ArrayLike, values: ArrayLike) -> Vector:
+    """The weighted sum of the value vectors: Σ wᵢ · vᵢ."""
+    return _frozen(np.asarray(weights, dtype=np.float64) @ np.asarray(values, dtype=np.float64))
+
+
+def attend(lesson: Lesson) -> Attention:
+    """Score every token against the query, softmax the scores and mix the values."""
+    query = np.array(lesson.query, dtype=np.float64)
+    keys = np.array([token.key for token in lesson.tokens], dtype=np.float64)
+    values = np.array([token.value for token in lesson.tokens], dtype=np.float64)
+    products = keys * query
+    dots = products.sum(axis=1)
+    root_d_k = math.sqrt(lesson.d_k)
+    token_scores = scores(query, keys)
+    pulls = np.exp(token_scores)
+    weights = softmax(token_scores)
+    weighted_values = weights[:, None] * values
+    return Attention(
+        query=_frozen(query),
+        keys=_frozen(keys),
+        values=_frozen(values),
+        products=_frozen(products),
+        dots=_frozen(dots),
+        d_k=lesson.d_k,
+        root_d_k=root_d_k,
+        scores=token_scores,
+        pulls=_frozen(pulls),
+        total=float(pulls.sum()),
+        weights=weights,
+        weighted_values=_frozen(weighted_values),
+        output=mix(weights, values),
+    )
+
+
+def with_rival(lesson: Lesson) -> Lesson:
+    """The same lesson with the lookalike rival token added after the others."""
+    return replace(lesson, tokens=(*lesson.tokens, lesson.rival))
+
+
+def quiz_answer(lesson: Lesson) -> QuizAnswer:
+    """Filler tokens needed to match the rival's pull: e^(s_rival - s_filler)."""
+    rival_score = float(scores(lesson.query, [lesson.rival.key])[0])
+    gap = rival_score - lesson.quiz.filler_score
+    return QuizAnswer(
+        rival_score=rival_score,
+        filler_score=lesson.quiz.filler_score,
+        fillers_needed=math.exp(gap),
+        bonus_filler_score=lesson.quiz.bonus_filler_score,
+        bonus_fillers_needed=math.exp(rival_score - lesson.quiz.bonus_filler_score),
+        options=(1.0, gap, math.exp(gap), math.exp(2 * gap)),
+        correct=2,
+    )
+
+
+def _frozen(array: Vector) -> Vector:
+    array.setflags(write=False)
+    return array

@@ -1,0 +1,52 @@
+"""Lessons for tests: the default one as data, and a hypothesis strategy for valid ones."""
+
+from __future__ import annotations
+
+import copy
+import math
+import tomllib
+from importlib import resources
+from typing import Any
+
+from hypothesis import strategies as st
+
+from attention_core import LIMITS
+from attention_core.maths import scores
+
+
+def default_data() -> dict[str, Any]:
+    """A fresh, mutable copy of the default lesson's TOML document."""
+    text = resources.files("attention_core").joinpath("lesson.toml").read_text("utf-8")
+    return copy.deepcopy(tomllib.loads(text))
+
+
+# Quarters are exact at 2 decimals; within ±2, no score can pass ±12 even at dₖ = 8.
+NUMBERS = st.integers(-8, 8).map(lambda n: n / 4)
+WORDS = st.text(
+    alphabet="abcdefghijklmnopqrstuvwxyz ", min_size=1, max_size=LIMITS.max_token_text
+).filter(str.strip)
+
+
+@st.composite
+def lesson_data(draw: st.DrawFn, max_tokens: int = LIMITS.max_tokens) -> dict[str, Any]:
+    """A valid lesson document within the format's limits."""
+    d_k = draw(st.integers(1, LIMITS.max_query_length))
+    slots = draw(st.integers(1, LIMITS.max_value_length))
+    vectors = st.lists(NUMBERS, min_size=d_k, max_size=d_k)
+    values = st.lists(NUMBERS, min_size=slots, max_size=slots)
+
+    def token(i: int) -> dict[str, Any]:
+        return {"text": draw(WORDS), "short": f"t{i}", "key": draw(vectors), "value": draw(values)}
+
+    data = default_data()
+    data["query"] = draw(vectors)
+    data["answers"] = list(range(1, slots + 1))
+    data["tokens"] = [token(i) for i in range(draw(st.integers(LIMITS.min_tokens, max_tokens)))]
+    data["rival"] = token(99)
+    rival_score = float(scores(data["query"], [data["rival"]["key"]])[0])
+    filler = max(-LIMITS.max_abs_score, math.floor(rival_score) - 1)
+    data["quiz"] = {
+        "filler_score": filler,
+        "bonus_filler_score": max(-LIMITS.max_abs_score, filler - 3),
+    }
+    return data

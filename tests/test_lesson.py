@@ -1,0 +1,143 @@
+"""Loading and validating lessons: every rule, each with the message that names the field."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from attention_core import LessonError, default_lesson, load_lesson, parse_lesson
+
+from .lessons import default_data
+
+
+def test_default_lesson_holds_the_seed() -> None:
+    lesson = default_lesson()
+    assert lesson.title == "Attention, by hand"
+    assert lesson.query == (2, 0, 1, 1)
+    assert lesson.answers == ("4821", "7390", "1937")
+    assert [t.text for t in lesson.tokens] == [
+        "river's code is 4821",
+        "lamp's code is 7390",
+        "the weather was mild",
+    ]
+    assert lesson.rival.key == (2, 0, 1, 1)
+    assert (lesson.quiz.filler_score, lesson.quiz.bonus_filler_score) == (0, -3)
+    assert "58%" in lesson.citation.finding
+    assert lesson.d_k == 4
+
+
+def test_lesson_is_frozen() -> None:
+    with pytest.raises(AttributeError):
+        default_lesson().title = "changed"  # type: ignore[misc]
+
+
+def edit(path: str, value: Any) -> dict[str, Any]:
+    """The default lesson with one field set (or deleted, for value=DELETE)."""
+    data = default_data()
+    *parents, last = path.split(".")
+    node: Any = data
+    for part in parents:
+        node = node[int(part)] if isinstance(node, list) else node[part]
+    if value is DELETE:
+        del node[last]
+    elif isinstance(node, list):
+        node[int(last)] = value
+    else:
+        node[last] = value
+    return data
+
+
+DELETE = object()
+TOKEN = {"text": "filler", "short": "f", "key": [0, 0, 0, 0], "value": [0, 0, 0]}
+
+BAD_LESSONS = [
+    ("title", DELETE, "title: missing"),
+    ("colour", "red", "colour: unknown key"),
+    ("rival.colour", "red", "rival.colour: unknown key"),
+    ("title", 7, "title: expected text, got a number"),
+    ("title", "", "title: empty text"),
+    ("title", "   ", "title: empty text"),
+    ("title", "x" * 41, "title: 41 characters, more than the 40 that fit on screen"),
+    ("title", "tab\there", "title: contains a control character"),
+    ("question", "q" * 81, "question: 81 characters, more than the 80"),
+    ("query", "2 0 1 1", "query: expected a list of numbers, got text"),
+    ("query", [], "query: expected 1 to 8 numbers, got 0"),
+    ("query", [1] * 9, "query: expected 1 to 8 numbers, got 9"),
+    ("query.1", "0", "query[1]: expected a number, got text"),
+    ("query.1", True, "query[1]: expected a number, got true/false"),
+    ("query.1", float("nan"), "query[1]: expected a finite number, got nan"),
+    ("query.1", float("inf"), "query[1]: expected a finite number, got inf"),
+    ("query.1", 1000, "query[1]: 1000 is too large to show (limit ±99)"),
+    ("query.1", 0.125, "query[1]: 0.125 has more than 2 decimal places"),
+    ("tokens.2.key", [0, 1, 0], "tokens[2].key: expected 4 numbers (the query's length), got 3"),
+    (
+        "tokens.0.value",
+        [1, 0],
+        "tokens[0].value: expected 3 numbers (the number of answers), got 2",
+    ),
+    ("tokens.1.text", "t" * 33, "tokens[1].text: 33 characters, more than the 32"),
+    ("tokens.1.short", DELETE, "tokens[1].short: missing"),
+    ("tokens.1", "lamp", "tokens[1]: expected a table, got text"),
+    ("tokens", [TOKEN], "tokens: expected 2 to 6 entries, got 1"),
+    ("tokens", [TOKEN] * 7, "tokens: expected 2 to 6 entries, got 7"),
+    ("answers", [], "answers: expected 1 to 6 entries, got 0"),
+    ("answers.0", 4.5, "answers[0]: expected a whole number or a short text, got a number"),
+    ("answers.0", "123456789", "answers[0]: 9 characters, more than the 8"),
+    ("rival.key", [2, 0, 1], "rival.key: expected 4 numbers (the query's length), got 3"),
+    ("rival", DELETE, "rival: missing"),
+    ("quiz.filler_score", "zero", "quiz.filler_score: expected a number, got text"),
+    ("quiz.bonus_filler_score", DELETE, "quiz.bonus_filler_score: missing"),
+    ("citation.finding", "f" * 161, "citation.finding: 161 characters, more than the 160"),
+    ("references", [{"text": "x"}] * 5, "references: expected 0 to 4 entries, got 5"),
+    ("references.0.where", DELETE, "references[0].where: missing"),
+    ("tokens.0.key", [99, 0, 1, 1], "tokens[0].key: scores 100.00 against the query; scores must"),
+    ("quiz.filler_score", 3, "quiz.filler_score: 3 must be below the rival's score (3.00)"),
+    ("quiz.bonus_filler_score", -13, "quiz.bonus_filler_score: -13 must be below"),
+]
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    BAD_LESSONS,
+    ids=[f"{row[0]}={str(row[1])[:12]}" for row in BAD_LESSONS],
+)
+def test_bad_lesson_names_the_field(field: str, value: Any, message: str) -> None:
+    with pytest.raises(LessonError) as error:
+        parse_lesson(edit(field, value))
+    assert str(error.value).startswith(message)
+
+
+def test_load_lesson_reads_a_file(tmp_path: Path) -> None:
+    path = tmp_path / "lesson.toml"
+    path.write_text('title = "Mine"\n' + _default_toml_without_title(), "utf-8")
+    assert load_lesson(path).title == "Mine"
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"title = ", "not valid TOML"),
+        (b"\xff\xfe", "not UTF-8 text"),
+        (b"x = " + b"[" * 10_000 + b"]" * 10_000, "nested too deeply"),
+        (b"#" * (64 * 1024 + 1), "more than the 65536 a lesson may be"),
+    ],
+)
+def test_unreadable_files_are_refused(tmp_path: Path, content: bytes, message: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_bytes(content)
+    with pytest.raises(LessonError, match=message):
+        load_lesson(path)
+
+
+def test_missing_file_is_named(tmp_path: Path) -> None:
+    with pytest.raises(LessonError, match="no such file"):
+        load_lesson(tmp_path / "absent.toml")
+
+
+def _default_toml_without_title() -> str:
+    from importlib import resources
+
+    text = resources.files("attention_core").joinpath("lesson.toml").read_text("utf-8")
+    return "\n".join(line for line in text.splitlines() if not line.startswith("title"))
