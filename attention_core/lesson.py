@@ -39,7 +39,7 @@ class Limits:
 
     min_tokens: int = 2
     max_tokens: int = 6
-    max_query_length: int = 8
+    max_query_length: int = 9
     max_value_length: int = 6
     max_abs_number: float = 99
     max_abs_score: float = 12

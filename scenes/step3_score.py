@@ -1,0 +1,199 @@
+"""Step 3 · Score: the query dotted with every key, then divided by √dₖ."""
+
+from __future__ import annotations
+
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    FadeIn,
+    FadeOut,
+    Indicate,
+    LaggedStart,
+    SurroundingRectangle,
+    TransformFromCopy,
+    VGroup,
+    Write,
+)
+
+from attention_core import formatting as fmt
+
+from . import style
+from .base import LessonScene
+from .helpers import column_positions, fit, heading, math, text, vector_mob
+
+__all__ = ["Step3Score"]
+
+COLUMNS = (4.9, 3.7, 1.5, 1.5, 1.3)  # token, key, q·k, ÷√dₖ, score
+TABLE_LEFT = -6.6
+TABLE_TOP = 0.95
+TABLE_BOTTOM = -2.2
+WORK_Y = -3.1
+
+
+class Step3Score(LessonScene):
+    """How well does each token match the query? Dot product, then divide by √dₖ."""
+
+    step = 3
+    slug = "score"
+    label = "SCORE"
+    move = 1
+    title = "Score every token against the query"
+
+    def construct(self) -> None:
+        self.show_heading()
+        self.show_query()
+        self.list_keys()
+        self.dot_key(0, run_time=style.NORMAL)
+        for row in range(1, len(self.lesson.tokens)):
+            self.dot_key(row, run_time=style.FAST)
+        self.explain_root_dk()
+
+    # beats -------------------------------------------------------------------------------
+
+    def show_heading(self) -> None:
+        with self.beat(
+            "Step one: score. Every token gets one number: how well it matches the query."
+        ):
+            self.play(FadeIn(heading(self.kicker, self.title), shift=DOWN * 0.2))
+
+    def show_query(self) -> None:
+        lesson = self.lesson
+        question = text(lesson.question, size=style.BODY_SIZE)
+        self.query_mob = vector_mob([fmt.number(x) for x in lesson.query], style.QUERY)
+        query_line = VGroup(
+            math("q =", colour=style.QUERY),
+            self.query_mob,
+            math(r"d_k =", fmt.number(lesson.d_k), colour=style.MUTED),
+        )
+        query_line.arrange(RIGHT, buff=0.25)
+        query_line[2].shift(RIGHT * 0.3)
+        line = VGroup(question, query_line).arrange(RIGHT, buff=0.6)
+        fit(line, 13.2).move_to(UP * 2.25).to_edge(LEFT, buff=0.6)
+        with self.beat(
+            f"The question is: {lesson.question} The query vector q is "
+            f"{fmt.vector(lesson.query)}, so d k is {fmt.number(lesson.d_k)}."
+        ):
+            self.play(Write(question))
+            self.play(FadeIn(query_line, shift=UP * 0.2))
+
+    def list_keys(self) -> None:
+        tokens = self.lesson.tokens
+        x = column_positions(COLUMNS, TABLE_LEFT)
+        self.row_height = min(0.75, (TABLE_TOP - TABLE_BOTTOM) / len(tokens))
+        header = VGroup(
+            text("TOKEN", size=style.SMALL_SIZE, colour=style.MUTED, bold=True),
+            text("KEY k", size=style.SMALL_SIZE, colour=style.KEY, bold=True),
+            math(r"q \cdot k", size=style.MATH_SIZE * 0.8, colour=style.MUTED),
+            math(r"\div \sqrt{d_k}", size=style.MATH_SIZE * 0.8, colour=style.MUTED),
+            text("SCORE", size=style.SMALL_SIZE, colour=style.MUTED, bold=True),
+        )
+        for column, cell in enumerate(header):
+            cell.move_to([x[column] + 0.1, TABLE_TOP + 0.45, 0], aligned_edge=LEFT)
+        self.key_mobs = []
+        rows = VGroup()
+        for i, token in enumerate(tokens):
+            y = self.row_y(i)
+            name = text(token.text, size=style.SMALL_SIZE, colour=style.token_colour(i))
+            fit(name, COLUMNS[0] - 0.2).move_to([x[0] + 0.1, y, 0], aligned_edge=LEFT)
+            key = vector_mob([fmt.number(k) for k in token.key], style.KEY)
+            fit(key, COLUMNS[1] - 0.2, self.row_height * 0.9)
+            key.move_to([x[1] + 0.1, y, 0], aligned_edge=LEFT)
+            self.key_mobs.append(key)
+            rows.add(VGroup(name, key))
+        with self.beat("Each token offers a key: what it can be matched on."):
+            self.play(FadeIn(header))
+            self.play(
+                LaggedStart(*(FadeIn(row, shift=RIGHT * 0.2) for row in rows), lag_ratio=0.25)
+            )
+
+    def dot_key(self, row: int, *, run_time: float) -> None:
+        """Animate q · k for one token: products one by one, their sum, then ÷ √dₖ."""
+        a = self.attention
+        q, k = a.query, a.keys[row]
+        pieces: list[str] = []
+        for j in range(a.d_k):
+            pieces += [fmt.factor(q[j]), r"\times", fmt.factor(k[j]), "+"]
+        pieces[-1] = "="
+        pieces += [" + ".join(fmt.factor(p) for p in a.products[row]), "=", fmt.number(a.dots[row])]
+        products = math(*pieces)
+        for j in range(a.d_k):
+            products[4 * j].set_color(style.QUERY)
+            products[4 * j + 2].set_color(style.KEY)
+        scaled = math(
+            fmt.number(a.dots[row]),
+            r"\div",
+            rf"\sqrt{{{fmt.number(a.d_k)}}}",
+            "=",
+            fmt.number(a.dots[row]),
+            r"\div",
+            fmt.number(a.root_d_k),
+            "=",
+            fmt.number(a.scores[row]),
+        )
+        work = VGroup(products, scaled).arrange(RIGHT, buff=0.6)
+        fit(work, 13.4).move_to([0, WORK_Y, 0])
+        marker = SurroundingRectangle(VGroup(self.key_mobs[row]), color=style.KEY, buff=0.08)
+        token = self.lesson.tokens[row]
+        caption = (
+            f"{token.text}: multiply the query and the key entry by entry, add up to "
+            f"{fmt.number(a.dots[row])}, divide by {fmt.number(a.root_d_k)}: score "
+            f"{fmt.number(a.scores[row])}."
+        )
+        with self.beat(caption):
+            self.play(FadeIn(marker), run_time=run_time / 2)
+            for j in range(a.d_k):
+                self.play(
+                    TransformFromCopy(self.query_mob.entries[j], products[4 * j]),
+                    TransformFromCopy(self.key_mobs[row].entries[j], products[4 * j + 2]),
+                    FadeIn(products[4 * j + 1]),
+                    run_time=run_time / 2 if row == 0 else run_time / a.d_k,
+                )
+                self.add(products[4 * j + 3])
+            self.play(Write(products[4 * a.d_k :]), run_time=run_time)
+            self.play(Write(scaled), run_time=run_time)
+            self.fill_row(row, products[-1], scaled[6], scaled[-1], run_time=run_time)
+            self.play(FadeOut(work), FadeOut(marker), run_time=run_time / 2)
+
+    def fill_row(self, row, dot_mob, root_mob, score_mob, *, run_time: float) -> None:
+        a = self.attention
+        x = column_positions(COLUMNS, TABLE_LEFT)
+        y = self.row_y(row)
+        cells = VGroup(
+            math(fmt.number(a.dots[row])),
+            math(r"\div", fmt.number(a.root_d_k), colour=style.MUTED),
+            math(fmt.number(a.scores[row])),
+        )
+        for column, cell in zip((2, 3, 4), cells, strict=True):
+            fit(cell, COLUMNS[column] - 0.2, self.row_height * 0.8)
+            cell.move_to([x[column] + 0.1, y, 0], aligned_edge=LEFT)
+        self.play(
+            TransformFromCopy(dot_mob, cells[0]),
+            TransformFromCopy(root_mob, cells[1]),
+            TransformFromCopy(score_mob, cells[2]),
+            run_time=run_time,
+        )
+        self.play(Indicate(cells[2], color=style.QUERY), run_time=run_time)
+
+    def explain_root_dk(self) -> None:
+        why = VGroup(
+            text("Why divide by √dₖ?", size=style.SMALL_SIZE, colour=style.QUERY, bold=True),
+            text(
+                "Dot products grow with vector size; huge scores leave softmax "
+                "with tiny gradients.",
+                size=style.SMALL_SIZE,
+                colour=style.MUTED,
+            ),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+        fit(why, 13.4).move_to([0, WORK_Y, 0])
+        with self.beat(
+            "Why divide by the square root of d k? Dot products grow with vector "
+            "size, and huge scores push softmax where gradients get tiny."
+        ):
+            self.play(FadeIn(why, shift=UP * 0.2))
+
+    # layout ------------------------------------------------------------------------------
+
+    def row_y(self, row: int) -> float:
+        return TABLE_TOP - self.row_height * (row + 0.5)

@@ -1,0 +1,47 @@
+"""The shared look: one colour per role and per token, type sizes, pacing."""
+
+from __future__ import annotations
+
+__all__ = [
+    "BACKGROUND",
+    "FONT",
+    "KEY",
+    "MUTED",
+    "QUERY",
+    "RIVAL",
+    "TEXT",
+    "VALUE",
+    "token_colour",
+]
+
+# Okabe–Ito and Paul Tol hues: distinguishable with the common colour-vision deficiencies,
+# and every one at least 4.5:1 against the background (tests/test_style.py checks both).
+BACKGROUND = "#14161c"
+TEXT = "#f2f2f2"
+MUTED = "#a8adb7"
+QUERY = "#f0e442"  # yellow, as in 3Blue1Brown's attention chapter
+KEY = "#56b4e9"  # sky blue
+VALUE = "#3fc59a"  # bluish green
+TOKEN_COLOURS = ("#e69f00", "#cc79a7", "#bbbbbb", "#88ccee", "#ddcc77", "#44aa99")
+RIVAL = "#ee6677"
+
+FONT = "Inter"
+MONO = "DejaVu Sans Mono"
+TITLE_SIZE = 60
+HEADING_SIZE = 40
+BODY_SIZE = 32
+SMALL_SIZE = 26  # the smallest type anywhere: readable at 720p
+MATH_SIZE = 40
+
+# Pacing: a beat stays on screen long enough to read its caption aloud.
+SECONDS_PER_WORD = 0.3
+SECONDS_PER_BEAT = 1.0
+FAST = 0.5
+NORMAL = 1.0
+SLOW = 1.5
+MARGIN = 0.35  # distance kept from the frame's edge, in scene units
+
+
+def token_colour(index: int, *, rival: bool = False) -> str:
+    """The colour a token keeps in every scene."""
+    return RIVAL if rival else TOKEN_COLOURS[index % len(TOKEN_COLOURS)]

@@ -1,0 +1,113 @@
+"""Run a scene without rendering video and record what is on screen after every play and wait."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from manim import (
+    DecimalNumber,
+    MarkupText,
+    Mobject,
+    SingleStringMathTex,
+    Text,
+    tempconfig,
+)
+
+from attention_core import Lesson
+from scenes import LessonScene
+
+NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One piece of text on screen: what it says and where it sits."""
+
+    text: str
+    box: tuple[float, float, float, float]  # left, bottom, right, top
+    overlap_ok: bool
+
+
+@dataclass
+class Probe:
+    """Every moment's on-screen texts for one scene run."""
+
+    scene: LessonScene
+    moments: list[list[Shown]] = field(default_factory=list)
+
+    @property
+    def strings(self) -> set[str]:
+        return {shown.text for moment in self.moments for shown in moment}
+
+    @property
+    def numbers(self) -> set[str]:
+        return {n for s in self.strings for n in NUMBER.findall(_plain(s))}
+
+
+def displayed_string(mob: Mobject) -> str | None:
+    """The string a text-like mobject shows, or None for shapes."""
+    if isinstance(mob, Text | MarkupText):
+        return mob.original_text
+    if isinstance(mob, DecimalNumber):
+        return f"{mob.number:.{mob.num_decimal_places}f}"
+    if isinstance(mob, SingleStringMathTex):
+        return mob.tex_string
+    return None
+
+
+def texts_on_screen(mobjects: list[Mobject]) -> list[Shown]:
+    """Every visible text-like mobject, outermost first, not descending into a text's parts."""
+    found: list[Shown] = []
+
+    def visit(mob: Mobject, overlap_ok: bool) -> None:
+        overlap_ok = overlap_ok or getattr(mob, "overlap_ok", False)
+        string = displayed_string(mob)
+        if string is not None:
+            if _visible(mob):
+                left, bottom = mob.get_corner(np.array([-1, -1, 0]))[:2]
+                right, top = mob.get_corner(np.array([1, 1, 0]))[:2]
+                found.append(Shown(string, (left, bottom, right, top), overlap_ok))
+            return
+        for sub in mob.submobjects:
+            visit(sub, overlap_ok)
+
+    for mob in mobjects:
+        visit(mob, False)
+    return found
+
+
+def _visible(mob: Mobject) -> bool:
+    family = [m for m in mob.get_family() if m.has_points()]
+    return any(m.get_fill_opacity() > 0.05 or m.get_stroke_opacity() > 0.05 for m in family)
+
+
+def _plain(string: str) -> str:
+    """Drop LaTeX command names (\\sqrt, d_k) so only the numbers a viewer reads remain."""
+    return re.sub(r"\\[a-zA-Z]+|_\{?[a-z]\}?", " ", string)
+
+
+def run_dry(scene_class: type[LessonScene], lesson: Lesson, **kwargs: Any) -> Probe:
+    """Construct a scene with animations skipped, snapshotting the screen after each step."""
+    settings = {
+        "dry_run": True,
+        "quality": "low_quality",
+        "disable_caching": True,
+        "progress_bar": "none",
+        "verbosity": "WARNING",
+    }
+    with tempconfig(settings):
+        scene = scene_class(lesson=lesson, skip_animations=True, **kwargs)
+        probe = Probe(scene)
+        for name in ("play", "wait"):
+            original = getattr(scene, name)
+
+            def snapshot(*args: Any, _original: Any = original, **kw: Any) -> None:
+                _original(*args, **kw)
+                probe.moments.append(texts_on_screen(scene.mobjects))
+
+            setattr(scene, name, snapshot)
+        scene.render()
+    return probe

@@ -1,0 +1,161 @@
+"""Scenes, dry-run: every number on screen comes from attention_core, and the layout is clean."""
+
+from __future__ import annotations
+
+import ast
+import re
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+from manim import config
+
+from attention_core import Lesson, attend, default_lesson, load_lesson, quiz_answer, with_rival
+from attention_core import formatting as fmt
+from scenes import SCENES, LessonScene
+
+from .probe import NUMBER, Probe, run_dry
+
+ROOT = Path(__file__).parent.parent
+LESSONS = {
+    "default": default_lesson(),
+    **{path.stem: load_lesson(path) for path in sorted((ROOT / "lessons").glob("*.toml"))},
+}
+MARGIN = 0.1
+
+
+@cache
+def probe(scene: type[LessonScene], lesson_name: str) -> Probe:
+    return run_dry(scene, LESSONS[lesson_name])
+
+
+def allowed_numbers(lesson: Lesson) -> set[str]:
+    """Every number string the formatter can make of the lesson's data and its maths."""
+    values: list[float] = [len(SCENES), *range(1, len(SCENES) + 1)]
+    for result in (attend(lesson), attend(with_rival(lesson))):
+        for name in (
+            "query",
+            "keys",
+            "values",
+            "products",
+            "dots",
+            "scores",
+            "pulls",
+            "weights",
+            "weighted_values",
+            "output",
+        ):
+            values += np.ravel(getattr(result, name)).tolist()
+        values += [result.d_k, result.root_d_k, result.total]
+    quiz = quiz_answer(lesson)
+    values += [
+        quiz.rival_score,
+        quiz.filler_score,
+        quiz.fillers_needed,
+        quiz.bonus_filler_score,
+        quiz.bonus_fillers_needed,
+        *quiz.options,
+    ]
+    formatters = (
+        fmt.number,
+        fmt.factor,
+        fmt.pull,
+        fmt.share,
+        fmt.weight,
+        fmt.ratio,
+        fmt.rounded,
+        fmt.about,
+    )
+    strings = [f(v) for v in values for f in formatters]
+    strings += [fmt.short_weights([v]) for v in values] + [fmt.tensor([v]) for v in values]
+    words = [
+        lesson.title,
+        lesson.promise,
+        lesson.question,
+        lesson.takeaway,
+        lesson.citation.source,
+        lesson.citation.finding,
+        *lesson.answers,
+        *(t.text for t in (*lesson.tokens, lesson.rival)),
+        *(r.text + " " + r.where for r in lesson.references),
+    ]
+    return {n for s in strings + words for n in NUMBER.findall(s)}
+
+
+CASES = [(scene, name) for scene in SCENES for name in LESSONS]
+IDS = [f"{scene.__name__}-{name}" for scene, name in CASES]
+
+
+@pytest.mark.parametrize(("scene", "lesson_name"), CASES, ids=IDS)
+def test_every_number_on_screen_comes_from_the_maths(scene, lesson_name) -> None:
+    stray = probe(scene, lesson_name).numbers - allowed_numbers(LESSONS[lesson_name])
+    assert not stray, f"{scene.__name__} shows numbers attention_core never made: {stray}"
+
+
+@pytest.mark.parametrize(("scene", "lesson_name"), CASES, ids=IDS)
+def test_texts_stay_inside_the_frame_and_apart(scene, lesson_name) -> None:
+    half_w, half_h = config.frame_width / 2 - MARGIN, config.frame_height / 2 - MARGIN
+    for moment, shown in enumerate(probe(scene, lesson_name).moments):
+        for item in shown:
+            left, bottom, right, top = item.box
+            inside = -half_w <= left and right <= half_w and -half_h <= bottom and top <= half_h
+            assert inside, f"moment {moment}: {item.text!r} leaves the frame: {item.box}"
+        for i, a in enumerate(shown):
+            for b in shown[i + 1 :]:
+                if not (a.overlap_ok or b.overlap_ok):
+                    assert not _overlap(a.box, b.box), (
+                        f"moment {moment}: {a.text!r} overlaps {b.text!r}"
+                    )
+
+
+def _overlap(a: tuple[float, ...], b: tuple[float, ...], slack: float = 0.02) -> bool:
+    return (
+        a[0] + slack < b[2] and b[0] + slack < a[2] and a[1] + slack < b[3] and b[1] + slack < a[3]
+    )
+
+
+# The seed's key figures, in the scene where the slides put them (default lesson).
+SEED_FIGURES = {
+    "Step3Score": ["[2, 0, 1, 1]", "6", "2", "3"],
+    "Step4Softmax": ["20.09", "2.72", "1.00", "23.80", "84.4%", "11.4%", "4.2%"],
+    "Step5Mix": ["0.844", "0.114", "0.042", "[0.84, 0.11, 0.00]", "4821"],
+    "Step6Rival": ["45.8%", "[0.46, 0.06, 0.46]", "20"],
+    "Step7Answer": ["20.1", "403", "tensor([0.8438, 0.1142, 0.0420])"],
+}
+
+
+@pytest.mark.parametrize("scene", SCENES, ids=[s.__name__ for s in SCENES])
+def test_seed_figures_appear_where_the_slides_put_them(scene) -> None:
+    on_screen = _squash(" ".join(probe(scene, "default").strings))
+    for figure in SEED_FIGURES.get(scene.__name__, []):
+        assert _squash(figure) in on_screen, f"{scene.__name__} never shows {figure}"
+
+
+def _squash(s: str) -> str:
+    return re.sub(r"\s|\\left|\\right|\{|\}", "", s)
+
+
+@pytest.mark.parametrize("scene", SCENES, ids=[s.__name__ for s in SCENES])
+def test_every_beat_has_a_caption(scene) -> None:
+    assert probe(scene, "default").scene.captions
+
+
+def test_no_number_is_typed_into_a_scene() -> None:
+    """A displayed number must come from attention_core, so scene code holds no digit strings."""
+    offenders = []
+    for path in sorted((ROOT / "scenes").glob("*.py")):
+        tree = ast.parse(path.read_text("utf-8"))
+        # A bare string statement is documentation (module, class, function or attribute).
+        docstrings = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and id(node) not in docstrings
+                and re.search(r"\d", node.value)
+                and not re.fullmatch(r"#[0-9a-f]{6}", node.value)
+                and not node.value.isidentifier()
+            ):
+                offenders.append(f"{path.name}:{node.lineno}: {node.value!r}")
+    assert not offenders, "digits typed into scene strings:\n" + "\n".join(offenders)
