@@ -14,10 +14,25 @@ from .lesson import (
     load_lesson,
     parse_lesson,
 )
-from .maths import Attention, QuizAnswer, attend, quiz_answer, softmax, with_rival
+from .maths import (
+    BUDGET,
+    PULL_PER_SCORE_POINT,
+    SCORE_STEP,
+    Attention,
+    QuizAnswer,
+    RivalOutcome,
+    attend,
+    quiz_answer,
+    rival_outcome,
+    softmax,
+    with_rival,
+)
 
 __all__ = [
+    "BUDGET",
     "LIMITS",
+    "PULL_PER_SCORE_POINT",
+    "SCORE_STEP",
     "Attention",
     "Citation",
     "Lesson",
@@ -26,6 +41,7 @@ __all__ = [
     "Quiz",
     "QuizAnswer",
     "Reference",
+    "RivalOutcome",
     "Token",
     "attend",
     "default_lesson",
@@ -33,6 +49,7 @@ __all__ = [
     "load_lesson",
     "parse_lesson",
     "quiz_answer",
+    "rival_outcome",
     "softmax",
     "with_rival",
 ]

@@ -6,20 +6,29 @@ import math
 from collections.abc import Iterable
 
 __all__ = [
+    "PULL_PLACES",
     "about",
     "factor",
     "number",
+    "option",
     "output",
+    "output_entry",
     "pull",
     "ratio",
     "rounded",
     "share",
+    "short_weight",
     "short_weights",
     "tensor",
+    "torch_check",
     "torch_floats",
     "vector",
     "weight",
 ]
+
+
+PULL_PLACES = 2
+"""Decimal places of a pull or a total; a counting-up DecimalNumber must use the same."""
 
 
 def _fixed(x: float, places: int) -> str:
@@ -47,7 +56,7 @@ def vector(xs: Iterable[float]) -> str:
 
 def pull(x: float) -> str:
     """e^score, a total, or a pull ratio, to two places: ``20.09``."""
-    return _fixed(x, 2)
+    return _fixed(x, PULL_PLACES)
 
 
 def share(w: float) -> str:
@@ -62,12 +71,17 @@ def weight(w: float) -> str:
 
 def output(xs: Iterable[float]) -> str:
     """A blended output vector: ``[0.84, 0.11, 0.00]``."""
-    return "[" + ", ".join(_fixed(x, 2) for x in xs) + "]"
+    return "[" + ", ".join(output_entry(x) for x in xs) + "]"
+
+
+def short_weight(w: float) -> str:
+    """One weight in the compact form of the overview slide: ``.84``."""
+    return _fixed(w, 2).removeprefix("0")
 
 
 def short_weights(ws: Iterable[float]) -> str:
     """Weights in the compact form of the overview slide: ``[.84, .11, .04]``."""
-    return "[" + ", ".join(_fixed(w, 2).removeprefix("0") for w in ws) + "]"
+    return "[" + ", ".join(short_weight(w) for w in ws) + "]"
 
 
 def ratio(x: float) -> str:
@@ -96,3 +110,48 @@ def tensor(ws: Iterable[float]) -> str:
 def torch_floats(xs: Iterable[float]) -> str:
     """Scores as a torch float literal: ``[3., 1., 0.]``."""
     return "[" + ", ".join(number(x) + ("." if float(x).is_integer() else "") for x in xs) + "]"
+
+
+def output_entry(x: float) -> str:
+    """One entry of a blended output, as in the output vector: ``0.46``."""
+    return _fixed(x, 2)
+
+
+def option(x: float) -> str:
+    """A quiz option: the count itself when exact (``3``), else roughly (``about 20``)."""
+    rough = about(x)
+    return rough if float(rough) == x else f"about {rough}"
+
+
+def torch_check(scores: Iterable[float], dots: Iterable[float], d_k: int) -> tuple[str, ...]:
+    """The lines of the "check it in code" snippet, ending with what ``torch`` prints.
+
+    Scores are typed as they are (``[3., 1., 0.]``) when two places hold them exactly;
+    otherwise the snippet types the dot products and divides by √dₖ itself, so that running
+    it really prints the weights shown. The printed line is worked out from what is typed.
+    """
+    from .maths import softmax
+
+    scores, dots = [float(s) for s in scores], [float(d) for d in dots]
+    if all(float(number(s)) == s for s in scores):
+        literal = f"torch.tensor([{', '.join(_torch_literal(s) for s in scores)}])"
+        typed = [float(number(s)) for s in scores]
+    else:
+        # Products of two-place numbers have at most four places: these literals are exact.
+        root = math.sqrt(d_k)
+        divisor = number(root) if root.is_integer() else f"torch.tensor({d_k}.).sqrt()"
+        literal = f"torch.tensor([{', '.join(_torch_literal(d) for d in dots)}]) / {divisor}"
+        typed = [float(_torch_literal(d)) / root for d in dots]
+    return (
+        "import torch",
+        f"scores = {literal}",
+        "torch.softmax(scores, dim=0)",
+        f"# {tensor(softmax(typed))}",
+    )
+
+
+def _torch_literal(x: float) -> str:
+    """A float literal: ``3.`` or ``1.5`` when two places hold it, else four (``0.0625``)."""
+    if float(number(x)) == x:
+        return number(x) + ("." if x.is_integer() else "")
+    return _fixed(x, 4).rstrip("0")

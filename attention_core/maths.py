@@ -13,17 +13,29 @@ if TYPE_CHECKING:
     from .lesson import Lesson
 
 __all__ = [
+    "BUDGET",
+    "PULL_PER_SCORE_POINT",
+    "SCORE_STEP",
     "Attention",
     "QuizAnswer",
+    "RivalOutcome",
     "attend",
     "mix",
     "quiz_answer",
+    "rival_outcome",
     "scores",
     "softmax",
     "with_rival",
 ]
 
 Vector = NDArray[np.float64]
+
+BUDGET = 1.0
+"""The whole attention budget: softmax weights always add up to exactly this."""
+SCORE_STEP = 1.0
+"""One point of score, the step in the rule of thumb "+1 score = ×e"."""
+PULL_PER_SCORE_POINT = math.exp(SCORE_STEP)
+"""How many times harder a token pulls for each extra point of score: e ≈ 2.72."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +79,16 @@ class QuizAnswer:
     options: tuple[float, ...]
     """A: one filler each; B: the score gap read linearly; C: e^gap (right); D: e^(2·gap)."""
     correct: int
+
+    @property
+    def gap(self) -> float:
+        """How far the rival's score sits above a filler's: fillers_needed = e^gap."""
+        return self.rival_score - self.filler_score
+
+    @property
+    def bonus_gap(self) -> float:
+        """The same gap for the bonus filler score: bonus_fillers_needed = e^bonus_gap."""
+        return self.rival_score - self.bonus_filler_score
 
 
 def scores(query: ArrayLike, keys: ArrayLike) -> Vector:
@@ -140,3 +162,51 @@ def quiz_answer(lesson: Lesson) -> QuizAnswer:
 def _frozen(array: Vector) -> Vector:
     array.setflags(write=False)
     return array
+
+
+@dataclass(frozen=True)
+class RivalOutcome:
+    """What the lookalike rival does to the answer the output leaned towards."""
+
+    kind: str
+    """``"tie"``: the leader and the best other answer now show the same output;
+    ``"overturns"``: another answer now leads; ``"dents"``: the leader still leads but its
+    output fell; ``"backs"``: the leader's output did not fall (the rival argues for it too)."""
+    leader: int
+    """The answer the output leaned towards before the rival arrived."""
+    challenger: int | None
+    """The best other answer after the rival arrived; None when there is only one answer."""
+    top_token: int
+    """The token with the biggest share of the budget before the rival arrived."""
+    rival_vs_top: int
+    """-1, 0 or 1: the rival's score below, equal to or above the top token's score."""
+
+
+def rival_outcome(lesson: Lesson, *, places: int = 2) -> RivalOutcome:
+    """Classify what adding ``lesson.rival`` does to the output.
+
+    Ties are judged as the viewer sees them: two outputs tie when they agree to ``places``
+    decimal places, the precision the output vector is shown with.
+    """
+    before, after = attend(lesson), attend(with_rival(lesson))
+    leader = int(np.argmax(before.output))
+    top_token = int(np.argmax(before.weights))
+    rival_score, top_score = float(after.scores[-1]), float(before.scores[top_token])
+    if math.isclose(rival_score, top_score, rel_tol=0, abs_tol=1e-9):
+        rival_vs_top = 0
+    else:
+        rival_vs_top = 1 if rival_score > top_score else -1
+    fell = after.output[leader] < before.output[leader] - 1e-12
+    others = [j for j in range(after.output.size) if j != leader]
+    if not others:
+        return RivalOutcome("dents" if fell else "backs", leader, None, top_token, rival_vs_top)
+    challenger = max(others, key=lambda j: after.output[j])
+    lead = round(float(after.output[leader]), places)
+    rival_best = round(float(after.output[challenger]), places)
+    if lead == rival_best:
+        kind = "tie"
+    elif rival_best > lead:
+        kind = "overturns"
+    else:
+        kind = "dents" if fell else "backs"
+    return RivalOutcome(kind, leader, challenger, top_token, rival_vs_top)

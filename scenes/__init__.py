@@ -3,8 +3,32 @@
 from __future__ import annotations
 
 from .base import LessonScene
+from .step1_title import Step1Title
+from .step2_big_picture import Step2BigPicture
 from .step3_score import Step3Score
+from .step4_softmax import Step4Softmax
+from .step5_mix import Step5Mix
+from .step6_rival import Step6Rival
+from .step7_answer import Step7Answer
 
-__all__ = ["SCENES", "LessonScene", "Step3Score"]
+__all__ = [
+    "SCENES",
+    "LessonScene",
+    "Step1Title",
+    "Step2BigPicture",
+    "Step3Score",
+    "Step4Softmax",
+    "Step5Mix",
+    "Step6Rival",
+    "Step7Answer",
+]
 
-SCENES: tuple[type[LessonScene], ...] = (Step3Score,)
+SCENES: tuple[type[LessonScene], ...] = (
+    Step1Title,
+    Step2BigPicture,
+    Step3Score,
+    Step4Softmax,
+    Step5Mix,
+    Step6Rival,
+    Step7Answer,
+)

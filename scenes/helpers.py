@@ -13,6 +13,7 @@ from manim import (
     MathTex,
     Mobject,
     Rectangle,
+    RoundedRectangle,
     Text,
     VGroup,
     config,
@@ -21,11 +22,18 @@ from manim import (
 from . import style
 
 __all__ = [
+    "balanced_paragraph",
+    "baseline",
     "budget_bar",
     "fit",
     "heading",
     "math",
+    "option_cards",
+    "paragraph",
+    "spoken_list",
     "text",
+    "token_name",
+    "token_names",
     "vector_mob",
 ]
 
@@ -105,3 +113,171 @@ def budget_bar(
 def column_positions(widths: Sequence[float], left: float) -> np.ndarray:
     """The x of each column's left edge for columns of the given widths."""
     return left + np.concatenate([[0.0], np.cumsum(widths)[:-1]])
+
+
+_DESCENDERS = set("gjpqyQ")
+
+
+def baseline(line: Text) -> float:
+    """The y of a line of text's baseline: where letters without a descender sit."""
+    bottoms = [
+        glyph.get_bottom()[1]
+        for char, glyph in zip(line.text, line.submobjects, strict=False)
+        if char.isalnum() and char not in _DESCENDERS
+    ]
+    return float(np.median(bottoms)) if bottoms else float(line.get_bottom()[1])
+
+
+def paragraph(
+    content: str,
+    width: float,
+    *,
+    size: float = style.SMALL_SIZE,
+    colour: str = style.TEXT,
+    bold: bool = False,
+    centred: bool = False,
+) -> VGroup:
+    """Prose wrapped to a width: one text() per line, on evenly spaced baselines."""
+    words = content.split()
+    lines = [words[0]]
+    for word in words[1:]:
+        trial = f"{lines[-1]} {word}"
+        if text(trial, size=size, bold=bold).width <= width:
+            lines[-1] = trial
+        else:
+            lines.append(word)
+    group = VGroup(*(text(line, size=size, colour=colour, bold=bold) for line in lines))
+    pitch = size * PARAGRAPH_PITCH
+    for i, line in enumerate(group):
+        line.shift(UP * (-i * pitch - baseline(line)))
+        if not centred:
+            line.align_to(group[0], LEFT)
+    return fit(group, width)
+
+
+PARAGRAPH_PITCH = 0.019
+"""Distance between baselines per unit of font size (about 1.4 lines)."""
+
+
+def option_cards(
+    options: Sequence[str], *, width: float, height: float = 0.9, gap: float = 0.3
+) -> VGroup:
+    """The quick check's options as a row of cards lettered A, B, C…, spanning ``width``.
+
+    Each card is ``VGroup(box, letter, value)``, so a scene can recolour the box or dim a card.
+    """
+    card_width = (width - gap * (len(options) - 1)) / len(options)
+    cards = VGroup()
+    for i, content in enumerate(options):
+        letter = text(chr(ord("A") + i), size=style.BODY_SIZE, colour=style.QUERY, bold=True)
+        value = text(content, size=style.BODY_SIZE)
+        value.next_to(letter, RIGHT, buff=0.3)
+        value.shift(UP * (baseline(letter) - baseline(value)))
+        inner = fit(VGroup(letter, value), card_width - 0.4, height - 0.2)
+        box = RoundedRectangle(
+            corner_radius=0.12,
+            width=card_width,
+            height=height,
+            stroke_color=style.MUTED,
+            stroke_width=2,
+        )
+        inner.move_to(box)
+        cards.add(VGroup(box, letter, value))
+    return cards.arrange(RIGHT, buff=gap)
+
+
+def token_name(content: str, colour: str, *, width: float, height: float) -> Mobject:
+    """A token's text for a table cell: one line, or two when too wide and the row is tall."""
+    return _unshrunk_name(content, colour, width, height) or fit(
+        text(content, size=style.SMALL_SIZE, colour=colour), width, height
+    )
+
+
+def token_names(
+    texts: Sequence[str],
+    shorts: Sequence[str],
+    colours: Sequence[str],
+    *,
+    width: float,
+    height: float,
+) -> VGroup:
+    """Every token's name for a table column, all at full size: the full texts when each fits
+    (on one line, or two when the row is tall enough), else every token's short name."""
+    full = [_unshrunk_name(t, c, width, height) for t, c in zip(texts, colours, strict=True)]
+    if all(name is not None for name in full):
+        return VGroup(*full)
+    return VGroup(
+        *(
+            fit(text(short, size=style.SMALL_SIZE, colour=colour), width, height)
+            for short, colour in zip(shorts, colours, strict=True)
+        )
+    )
+
+
+def _unshrunk_name(content: str, colour: str, width: float, height: float) -> Mobject | None:
+    line = text(content, size=style.SMALL_SIZE, colour=colour)
+    if line.width <= width and line.height <= height:
+        return line
+    words = content.split()
+    if len(words) > 1 and height >= 2.4 * line.height:
+        # Break at the space that leaves the two halves closest in length.
+        cut = min(
+            range(1, len(words)),
+            key=lambda i: abs(len(" ".join(words[:i])) - len(" ".join(words[i:]))),
+        )
+        halves = (" ".join(words[:cut]), " ".join(words[cut:]))
+        two = VGroup(*(text(half, size=style.SMALL_SIZE, colour=colour) for half in halves))
+        two.arrange(DOWN, aligned_edge=LEFT, buff=0.1)
+        if two.width <= width and two.height <= height:
+            return two
+    return None
+
+
+def spoken_list(items: Sequence[str]) -> str:
+    """Items as a narrator says them: ``3, 1 and 0``."""
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def balanced_paragraph(
+    content: str,
+    width: float,
+    *,
+    size: float = style.SMALL_SIZE,
+    colour: str = style.TEXT,
+    bold: bool = False,
+) -> VGroup:
+    """Prose in as few lines as fit ``width``, but evened out: no lone word on the last line.
+
+    Words are measured once and lines summed from them, so this stays quick for long texts.
+    """
+    words = content.split()
+    widths = [text(word, size=size, bold=bold).width for word in words]
+    space = text("a a", size=size, bold=bold).width - text("aa", size=size, bold=bold).width
+
+    def wrap(limit: float) -> list[list[str]]:
+        lines, used = [[words[0]]], widths[0]
+        for word, word_width in zip(words[1:], widths[1:], strict=True):
+            if used + space + word_width <= limit:
+                lines[-1].append(word)
+                used += space + word_width
+            else:
+                lines.append([word])
+                used = word_width
+        return lines
+
+    count = len(wrap(width))
+    low, high = max(widths), width
+    for _ in range(20):  # the narrowest width that still needs no more lines
+        middle = (low + high) / 2
+        if len(wrap(middle)) > count:
+            low = middle
+        else:
+            high = middle
+    group = VGroup(
+        *(text(" ".join(line), size=size, colour=colour, bold=bold) for line in wrap(high))
+    )
+    for i, line in enumerate(group):
+        line.shift(UP * (-i * size * PARAGRAPH_PITCH - baseline(line)))
+        line.align_to(group[0], LEFT)
+    return fit(group, width)

@@ -24,6 +24,9 @@ CASES = [
     (fmt.output, [0.8438, 0.1142, -1e-9], "[0.84, 0.11, 0.00]"),
     (fmt.short_weights, [0.8438, 0.1142, 0.042], "[.84, .11, .04]"),
     (fmt.short_weights, [1.0, 0.0], "[1.00, .00]"),
+    (fmt.short_weight, 0.8438, ".84"),
+    (fmt.short_weight, 1.0, "1.00"),
+    (fmt.short_weight, -1e-9, ".00"),
     (fmt.ratio, 20.0855, "20.1"),
     (fmt.rounded, 403.43, "403"),
     (fmt.about, 20.0855, "20"),
@@ -45,3 +48,16 @@ def test_formats(formatter, value, text) -> None:
 def test_negative_zero_shows_no_sign(formatter) -> None:
     assert not formatter(-0.0).startswith("-")
     assert not formatter(-1e-12).startswith("-")
+
+
+def test_the_rule_of_thumb_reads_as_on_the_slide() -> None:
+    from attention_core import BUDGET, PULL_PER_SCORE_POINT, SCORE_STEP
+
+    assert f"+{fmt.number(SCORE_STEP)} score = ×{fmt.pull(PULL_PER_SCORE_POINT)}" == (
+        "+1 score = ×2.72"
+    )
+    assert fmt.share(BUDGET) == "100.0%"
+
+
+def test_a_counting_decimal_matches_the_pull_format() -> None:
+    assert f"{20.085536:.{fmt.PULL_PLACES}f}" == fmt.pull(20.085536)

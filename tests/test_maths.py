@@ -89,3 +89,17 @@ def test_quiz_options_follow_the_rival_score(data: dict) -> None:
 def test_importing_attention_core_does_not_import_manim() -> None:
     code = "import sys, attention_core; sys.exit('manim' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+@given(st.floats(-10, 10, allow_nan=False))
+def test_one_more_point_of_score_multiplies_the_pull_by_the_rule_of_thumb(score: float) -> None:
+    from attention_core import PULL_PER_SCORE_POINT, SCORE_STEP
+
+    ratio = math.exp(score + SCORE_STEP) / math.exp(score)
+    assert math.isclose(ratio, PULL_PER_SCORE_POINT, rel_tol=1e-12)
+
+
+def test_the_default_lessons_shares_fill_the_budget() -> None:
+    from attention_core import BUDGET
+
+    assert math.isclose(attend(default_lesson()).weights.sum(), BUDGET)

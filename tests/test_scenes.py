@@ -11,7 +11,16 @@ import numpy as np
 import pytest
 from manim import config
 
-from attention_core import Lesson, attend, default_lesson, load_lesson, quiz_answer, with_rival
+from attention_core import (
+    BUDGET,
+    PULL_PER_SCORE_POINT,
+    Lesson,
+    attend,
+    default_lesson,
+    load_lesson,
+    quiz_answer,
+    with_rival,
+)
 from attention_core import formatting as fmt
 from scenes import SCENES, LessonScene
 
@@ -55,7 +64,11 @@ def allowed_numbers(lesson: Lesson) -> set[str]:
         quiz.fillers_needed,
         quiz.bonus_filler_score,
         quiz.bonus_fillers_needed,
+        quiz.gap,
+        quiz.bonus_gap,
         *quiz.options,
+        PULL_PER_SCORE_POINT,
+        BUDGET,
     ]
     formatters = (
         fmt.number,

@@ -1,0 +1,158 @@
+"""Run a scene without rendering video and record what is on screen after every play and wait."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from manim import (
+    Code,
+    DecimalNumber,
+    MarkupText,
+    Mobject,
+    SingleStringMathTex,
+    Text,
+    tempconfig,
+)
+
+from attention_core import Lesson
+
+from .base import LessonScene
+
+__all__ = [
+    "NUMBER",
+    "Probe",
+    "Shown",
+    "displayed_string",
+    "record",
+    "run_dry",
+    "texts_on_screen",
+]
+
+NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One piece of text on screen: what it says and where it sits."""
+
+    text: str
+    box: tuple[float, float, float, float]  # left, bottom, right, top
+    overlap_ok: bool
+
+
+@dataclass
+class Probe:
+    """Every moment's on-screen texts for one scene run."""
+
+    scene: LessonScene
+    moments: list[list[Shown]] = field(default_factory=list)
+
+    @property
+    def strings(self) -> set[str]:
+        return {shown.text for moment in self.moments for shown in moment}
+
+    @property
+    def numbers(self) -> set[str]:
+        return {n for s in self.strings for n in NUMBER.findall(_plain(s))}
+
+    @property
+    def texts_in_order(self) -> list[str]:
+        """Every distinct string shown, in the order it first appears."""
+        return list(dict.fromkeys(shown.text for moment in self.moments for shown in moment))
+
+    @property
+    def numbers_in_order(self) -> list[str]:
+        """Every distinct number a viewer reads, in the order it first appears."""
+        found = (n for s in self.texts_in_order for n in NUMBER.findall(_plain(s)))
+        return list(dict.fromkeys(found))
+
+
+def displayed_string(mob: Mobject) -> str | None:
+    """The string a text-like mobject shows, or None for shapes."""
+    if isinstance(mob, Code):
+        return _listing(mob)
+    if isinstance(mob, Text | MarkupText):
+        return str(mob.original_text)
+    if isinstance(mob, DecimalNumber):
+        return f"{mob.number:.{mob.num_decimal_places}f}"
+    if isinstance(mob, SingleStringMathTex):
+        return str(mob.tex_string)
+    return None
+
+
+def _listing(code: Code) -> str:
+    """A code block's text as typed, line numbers included when it shows them."""
+    # Code keeps the listing only in its highlighted HTML; its Paragraph pads the first and
+    # last lines with alignment glyphs, so it cannot be read back from the glyphs.
+    listing = code._code_html.get_text().removesuffix("\n")
+    numbers = getattr(code, "line_numbers", None)
+    if numbers is not None and numbers in code.submobjects:
+        listing += "\n" + numbers.lines_text.original_text
+    return str(listing)
+
+
+def texts_on_screen(mobjects: list[Mobject]) -> list[Shown]:
+    """Every visible text-like mobject, outermost first, not descending into a text's parts."""
+    found: list[Shown] = []
+
+    def visit(mob: Mobject, overlap_ok: bool) -> None:
+        overlap_ok = overlap_ok or getattr(mob, "overlap_ok", False)
+        string = displayed_string(mob)
+        if string is not None:
+            if _visible(mob):
+                left, bottom = mob.get_corner(np.array([-1, -1, 0]))[:2]
+                right, top = mob.get_corner(np.array([1, 1, 0]))[:2]
+                found.append(Shown(string, (left, bottom, right, top), overlap_ok))
+            return
+        for sub in mob.submobjects:
+            visit(sub, overlap_ok)
+
+    for mob in mobjects:
+        visit(mob, False)
+    return found
+
+
+def _visible(mob: Mobject) -> bool:
+    family = [m for m in mob.get_family() if m.has_points()]
+    return any(m.get_fill_opacity() > 0.05 or m.get_stroke_opacity() > 0.05 for m in family)
+
+
+def _plain(string: str) -> str:
+    """Drop LaTeX command names (\\sqrt, d_k) so only the numbers a viewer reads remain."""
+    return re.sub(r"\\[a-zA-Z]+|_\{?[a-z]\}?", " ", string)
+
+
+def record(scene: LessonScene, after_each: Callable[[], None] | None = None) -> Probe:
+    """Snapshot the screen after each play and wait of ``scene`` (dry or really rendered)."""
+    probe = Probe(scene)
+    for name in ("play", "wait"):
+        original = getattr(scene, name)
+
+        def snapshot(*args: Any, _original: Any = original, **kw: Any) -> None:
+            _original(*args, **kw)
+            probe.moments.append(texts_on_screen(scene.mobjects))
+            if after_each is not None:
+                after_each()
+
+        setattr(scene, name, snapshot)
+    return probe
+
+
+def run_dry(scene_class: type[LessonScene], lesson: Lesson, **kwargs: Any) -> Probe:
+    """Construct a scene with animations skipped, snapshotting the screen after each step."""
+    settings = {
+        "dry_run": True,
+        "quality": "low_quality",
+        "disable_caching": True,
+        "progress_bar": "none",
+        "verbosity": "WARNING",
+    }
+    with tempconfig(settings):
+        scene = scene_class(lesson=lesson, skip_animations=True, **kwargs)
+        probe = record(scene)
+        scene.render()
+    return probe

@@ -1,0 +1,239 @@
+"""Step 1 · Title: the promise of the lesson and what it needs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Arrow,
+    FadeIn,
+    GrowArrow,
+    Indicate,
+    LaggedStart,
+    RoundedRectangle,
+    Text,
+    VGroup,
+    Write,
+    config,
+)
+
+from attention_core import Lesson, default_lesson
+from attention_core import formatting as fmt
+
+from . import style
+from .base import LessonScene
+from .helpers import baseline, fit, paragraph, text
+from .timing import lesson_minutes
+
+__all__ = ["Step1Title"]
+
+WIDTH = 13.0  # the widest any line may be, in scene units
+TITLE_TOP = 3.2
+QUESTION_Y = -0.75
+QUESTION_GAP = 0.45  # at least this far below the line above it
+CHIPS_Y = -2.75
+CHIP_HEIGHT = 0.75
+CHIP_PAD = 0.45  # label to chip or question frame, each side
+MIN_FAN = 1.0  # the shortest the query's arrows may be
+ROW_SETTINGS = (  # type size, padding and gap of the token chips, tried in turn
+    (style.BODY_SIZE, 0.45, 0.35),
+    (style.SMALL_SIZE, 0.45, 0.35),
+    (style.SMALL_SIZE, 0.25, 0.2),
+)
+COLUMN_GAP = 0.15
+LIT_OPACITY = 0.9  # the chip the query looks at hardest fills with its colour
+UNLIT_OPACITY = 0.12
+
+
+class Step1Title(LessonScene):
+    """The lesson's title and promise, and a first look: a query spreading attention over tokens."""
+
+    step = 1
+    slug = "title"
+    label = "ATTENTION, BY HAND"
+    move = None
+    title = "Where a transformer looks"
+
+    def __init__(
+        self, lesson: Lesson | None = None, minutes: int | None = None, **kwargs: Any
+    ) -> None:
+        lesson = lesson if lesson is not None else default_lesson()
+        # Measured before this scene's own renderer exists: it dry-runs every scene.
+        self.minutes = minutes if minutes is not None else lesson_minutes(lesson)
+        super().__init__(lesson=lesson, **kwargs)
+
+    def construct(self) -> None:
+        self.show_title()
+        self.show_question_and_tokens()
+        self.look_at_tokens()
+        self.show_what_it_takes()
+
+    # beats -------------------------------------------------------------------------------
+
+    def show_title(self) -> None:
+        lesson = self.lesson
+        title = fit(text(lesson.title, size=style.TITLE_SIZE, bold=True), WIDTH)
+        promise = paragraph(
+            lesson.promise, WIDTH * 0.85, size=style.BODY_SIZE, colour=style.MUTED, centred=True
+        )
+        title_block = VGroup(title, promise).arrange(DOWN, buff=0.4)
+        title_block.move_to(UP * (TITLE_TOP - title_block.height / 2))
+        # Laid out now, shown last: the question below must clear it.
+        self.meta = self.meta_line().next_to(title_block, DOWN, buff=0.4)
+        with self.beat(f"{lesson.title}. {lesson.promise}"):
+            self.play(Write(title), run_time=style.SLOW)
+            self.play(FadeIn(promise, shift=UP * 0.2))
+
+    def show_question_and_tokens(self) -> None:
+        self.lay_out_question_and_tokens()
+        with self.beat("A question, and a handful of tokens that might hold its answer."):
+            self.play(FadeIn(self.query_mob, shift=DOWN * 0.2))
+            self.play(
+                LaggedStart(*(FadeIn(chip, shift=UP * 0.2) for chip in self.chips), lag_ratio=0.2)
+            )
+
+    def look_at_tokens(self) -> None:
+        weights = self.attention.weights
+        strength = weights / weights.max()
+        arrows = VGroup(
+            *(
+                Arrow(
+                    self.fan_start,
+                    self.fan_end(chip),
+                    buff=0.12,
+                    color=style.QUERY,
+                    stroke_width=2 + 8 * s,
+                    tip_length=0.14 + 0.12 * s,
+                    max_stroke_width_to_length_ratio=20,
+                    max_tip_length_to_length_ratio=0.5,
+                ).set_opacity(0.3 + 0.7 * s)
+                for chip, s in zip(self.chips, strength, strict=True)
+            )
+        )
+        hardest = int(np.argmax(weights))
+        box, label = self.chips[hardest]
+        with self.beat(
+            "The question looks at every token, but not equally hard. How hard, exactly? "
+            "We will work it out by hand."
+        ):
+            self.play(LaggedStart(*(GrowArrow(a) for a in arrows), lag_ratio=0.15))
+            self.play(
+                box.animate.set_fill(opacity=LIT_OPACITY),
+                label.animate.set_color(style.BACKGROUND),
+                run_time=style.NORMAL,
+            )
+            self.play(Indicate(self.chips[hardest], color=None, scale_factor=1.1))
+
+    def show_what_it_takes(self) -> None:
+        steps, minutes = self.steps_and_minutes()
+        with self.beat(
+            f"{steps} steps, about {minutes} minutes, and the only maths it needs is e to the x."
+        ):
+            self.play(FadeIn(self.meta, shift=UP * 0.2))
+
+    # layout ------------------------------------------------------------------------------
+
+    def steps_and_minutes(self) -> tuple[str, str]:
+        from . import SCENES  # here, not at the top: the scene list imports this module
+
+        return fmt.number(len(SCENES)), fmt.number(self.minutes)
+
+    def meta_line(self) -> Text:
+        """What the lesson takes: its steps, its minutes and the one bit of maths."""
+        steps, minutes = self.steps_and_minutes()
+        return text(
+            f"{steps} steps  ·  ~{minutes} min  ·  only needs eˣ",
+            size=style.SMALL_SIZE,
+            colour=style.MUTED,
+            bold=True,
+        )
+
+    def lay_out_question_and_tokens(self) -> None:
+        """The question above a row of token chips or, when the row is too wide, left of a column.
+
+        Sets ``query_mob``, ``chips``, ``fan_start`` and ``fan_end``: where the arrows run.
+        """
+        top = self.meta.get_bottom()[1] - QUESTION_GAP
+        bottom = -config.frame_height / 2 + style.MARGIN
+        row = self.chip_row()
+        if row is not None:
+            self.query_mob = self.question_box(WIDTH * 0.8)
+            self.query_mob.move_to(UP * min(QUESTION_Y, top - self.query_mob.height / 2))
+            lowest = bottom + CHIP_HEIGHT / 2
+            below_question = self.query_mob.get_bottom()[1] - MIN_FAN - CHIP_HEIGHT / 2
+            self.chips = row.move_to(UP * max(lowest, min(CHIPS_Y, below_question)))
+            self.fan_start = self.query_mob.get_bottom()
+            self.fan_end = lambda chip: chip.get_top()
+            return
+        count = len(self.lesson.tokens)
+        height = min(CHIP_HEIGHT, (top - bottom - (count - 1) * COLUMN_GAP) / count)
+        widest = max(self.chip(i, style.SMALL_SIZE).width for i in range(count))
+        column = VGroup(
+            *(self.chip(i, style.SMALL_SIZE, height=height, width=widest) for i in range(count))
+        )
+        column.arrange(DOWN, buff=COLUMN_GAP, aligned_edge=LEFT)
+        fit(column, WIDTH / 2 - MIN_FAN, top - bottom)
+        self.chips = column.move_to([MIN_FAN / 2, (top + bottom) / 2, 0], aligned_edge=LEFT)
+        self.query_mob = self.question_box(WIDTH / 2 - MIN_FAN)
+        self.query_mob.move_to([-MIN_FAN / 2, self.chips.get_y(), 0], aligned_edge=RIGHT)
+        self.fan_start = self.query_mob.get_right()
+        self.fan_end = lambda chip: chip.get_left()
+
+    def question_box(self, width: float) -> VGroup:
+        """The question, the query, in a yellow frame."""
+        question = paragraph(
+            self.lesson.question,
+            width - 2 * CHIP_PAD,
+            size=style.BODY_SIZE,
+            colour=style.QUERY,
+            centred=True,
+        )
+        frame = RoundedRectangle(
+            width=question.width + 2 * CHIP_PAD,
+            height=question.height + 0.45,
+            corner_radius=0.15,
+            stroke_color=style.QUERY,
+            stroke_width=3,
+            fill_color=style.QUERY,
+            fill_opacity=UNLIT_OPACITY,
+        ).move_to(question)
+        return VGroup(frame, question)
+
+    def chip_row(self) -> VGroup | None:
+        """One chip per token side by side, in the largest type that fits; None if none does."""
+        for size, pad, gap in ROW_SETTINGS:
+            chips = VGroup(*(self.chip(i, size, pad=pad) for i in range(len(self.lesson.tokens))))
+            if chips.arrange(RIGHT, buff=gap).width <= WIDTH:
+                return chips
+        return None
+
+    def chip(
+        self,
+        index: int,
+        size: float,
+        *,
+        pad: float = CHIP_PAD,
+        height: float = CHIP_HEIGHT,
+        width: float = 0.0,
+    ) -> VGroup:
+        """A token's short name in a frame of its colour, at least ``width`` wide."""
+        colour = style.token_colour(index)
+        label = text(self.lesson.tokens[index].short, size=size, colour=colour, bold=True)
+        box = RoundedRectangle(
+            width=max(width, label.width + 2 * pad),
+            height=height,
+            corner_radius=0.15,
+            stroke_color=colour,
+            stroke_width=3,
+            fill_color=colour,
+            fill_opacity=UNLIT_OPACITY,
+        )
+        # Centre the capitals, not the ink: a descender must not lift one label above another.
+        cap_height = text("H", size=size, bold=True).height
+        label.move_to(box).shift(UP * (box.get_y() - cap_height / 2 - baseline(label)))
+        return VGroup(box, label)

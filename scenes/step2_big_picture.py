@@ -1,0 +1,329 @@
+"""Step 2 · The big picture: softmax(QKᵀ/√dₖ)V as three moves, score, normalise, mix."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Circumscribe,
+    FadeIn,
+    FadeOut,
+    Indicate,
+    LaggedStart,
+    ReplacementTransform,
+    RoundedRectangle,
+    SurroundingRectangle,
+    TransformFromCopy,
+    VGroup,
+    VMobject,
+    Write,
+)
+
+from attention_core import Lesson
+from attention_core import formatting as fmt
+
+from . import style
+from .base import LessonScene
+from .helpers import fit, heading, math, paragraph, text, vector_mob
+
+__all__ = ["Step2BigPicture"]
+
+# The formula in pieces, so that each letter and each move can be coloured and lit on its own.
+FORMULA = (
+    r"\mathrm{Attention}(",
+    "Q",
+    ",",
+    "K",
+    ",",
+    "V",
+    ")",
+    "=",
+    r"\mathrm{softmax}\left(",
+    r"\frac{",
+    "Q",
+    r"K^{\top}",
+    r"}{\sqrt{d_k}}",
+    r"\right)",
+    "V",
+)
+ROLE_PIECES = {"Q": (1, 10), "K": (3, 11), "V": (5, 14)}
+MOVE_PIECES = ((10, 11, 12), (8, 13), (14,))  # score QKᵀ/√dₖ, normalise softmax( ), mix V
+PAPER_EQUATION = 1  # the formula is Eq. 1 of the paper that introduced the transformer
+PAPER = "Attention Is All You Need"
+
+FORMULA_SIZE = 50
+FORMULA_Y = 1.8
+CITATION_GAP = 0.35
+CARDS_TOP = 0.3
+CARD_WIDTH = 4.2
+CARD_GAP = 0.25
+CARD_PAD = 0.24
+TITLE_GAP = 0.2  # card title to its meaning
+GLYPH_GAP = 0.3  # meaning to the move in symbols
+GLYPH_SIZE = 36
+FOOTER_Y = -3.3
+LEGEND_PITCH = 0.8
+DIM = 0.25  # opacity of the formula's other pieces while one move is lit
+
+
+@dataclass(frozen=True)
+class Role:
+    """One of the three matrices: its letter, its name and what it holds."""
+
+    letter: str
+    name: str
+    plural: str
+    meaning: str
+    colour: str
+
+
+ROLES = (
+    Role("Q", "query", "queries", "what the current token is looking for", style.QUERY),
+    Role("K", "key", "keys", "what each token offers to be matched on", style.KEY),
+    Role("V", "value", "values", "what each token passes on if picked", style.VALUE),
+)
+
+
+class Step2BigPicture(LessonScene):
+    """The whole formula, softmax(QKᵀ/√dₖ)V, read as three moves: score, normalise, mix."""
+
+    step = 2
+    slug = "big_picture"
+    label = "THE BIG PICTURE"
+    move = None
+    title = "The whole formula is three moves"
+
+    def construct(self) -> None:
+        self.show_formula()
+        for role in ROLES:
+            self.explain_role(role)
+        self.tuck_legend_away()
+        self.light_score()
+        self.light_normalise()
+        self.light_mix()
+        self.sum_up()
+
+    # beats -------------------------------------------------------------------------------
+
+    def show_formula(self) -> None:
+        self.formula = math(*FORMULA, size=FORMULA_SIZE)
+        for role in ROLES:
+            for piece in ROLE_PIECES[role.letter]:
+                self.formula[piece].set_color(role.colour)
+        self.formula.move_to(UP * FORMULA_Y)
+        shown = [self.formula]
+        citation = formula_source(self.lesson)
+        if citation is not None:
+            source = text(citation, size=style.SMALL_SIZE, colour=style.MUTED)
+            fit(source, CARD_WIDTH * 3).next_to(self.formula, DOWN, buff=CITATION_GAP)
+            shown.append(source)
+        with self.beat(
+            "The big picture first: attention, as the paper that introduced transformers writes it."
+        ):
+            self.play(FadeIn(heading(self.kicker, self.title), shift=DOWN * 0.2))
+            self.play(Write(self.formula), run_time=style.SLOW)
+            if len(shown) > 1:
+                self.play(*(FadeIn(mob) for mob in shown[1:]))
+
+    def explain_role(self, role: Role) -> None:
+        if not hasattr(self, "legend"):
+            self.legend = self.legend_lines()
+        index = "QKV".index(role.letter)
+        letter, words = self.legend[index]
+        pieces = [self.formula[i] for i in ROLE_PIECES[role.letter]]
+        with self.beat(f"{role.letter} holds the {role.plural}: {role.meaning}."):
+            self.play(*(Indicate(p, color=role.colour, scale_factor=1.3) for p in pieces))
+            self.play(
+                TransformFromCopy(pieces[0], letter),
+                FadeIn(words, shift=RIGHT * 0.2),
+                run_time=style.NORMAL,
+            )
+
+    def tuck_legend_away(self) -> None:
+        footer = VGroup()
+        for role in ROLES:
+            footer.add(
+                VGroup(
+                    math(role.letter, size=style.MATH_SIZE * 0.8, colour=role.colour),
+                    text(role.name, size=style.SMALL_SIZE, colour=role.colour),
+                ).arrange(RIGHT, buff=0.15)
+            )
+        footer.arrange(RIGHT, buff=0.7).move_to(UP * FOOTER_Y)
+        self.cards = self.move_cards()
+        with self.beat("Read from the inside out, it makes three moves."):
+            self.play(
+                *(
+                    ReplacementTransform(old[0], new[0])
+                    for old, new in zip(self.legend, footer, strict=True)
+                ),
+                *(FadeOut(old[1], shift=DOWN * 0.3) for old in self.legend),
+                *(FadeIn(new[1], shift=DOWN * 0.3) for new in footer),
+                run_time=style.NORMAL,
+            )
+            moves = [VGroup(*(self.formula[i] for i in pieces)) for pieces in MOVE_PIECES]
+            self.play(
+                LaggedStart(
+                    *(Circumscribe(move, color=style.TEXT, buff=0.1) for move in moves),
+                    lag_ratio=0.6,
+                ),
+                run_time=style.SLOW * 2,
+            )
+
+    def light_score(self) -> None:
+        self.light(
+            0,
+            MOVE_PIECES[0],
+            "One, score: the query dotted with every key, over the square root of d k. "
+            "One number per token: how well it matches.",
+        )
+
+    def light_normalise(self) -> None:
+        a = self.attention
+        self.light(
+            1,
+            MOVE_PIECES[1],
+            "Two, normalise: softmax raises e to each score and divides by the total, "
+            f"so {fmt.vector(a.scores)} becomes {fmt.short_weights(a.weights)}.",
+        )
+
+    def light_mix(self) -> None:
+        self.light(
+            2,
+            MOVE_PIECES[2],
+            "Three, mix: weigh each token's value and add them up. That sum is the output.",
+        )
+
+    def sum_up(self) -> None:
+        with self.beat("Score, normalise, mix. The next three steps do each move by hand."):
+            self.play(
+                FadeOut(self.box),
+                self.formula.animate.set_opacity(1),
+                self.cards[-1][0].animate.set_stroke(style.MUTED),
+                run_time=style.NORMAL,
+            )
+            self.play(
+                LaggedStart(
+                    *(Indicate(card[1], color=style.TEXT, scale_factor=1.1) for card in self.cards),
+                    lag_ratio=0.3,
+                )
+            )
+
+    # the three moves -----------------------------------------------------------------------
+
+    def light(self, move: int, pieces: tuple[int, ...], caption: str) -> None:
+        """Box one move's pieces of the formula, dim the rest, and bring in its card."""
+        lit = VGroup(*(self.formula[i] for i in pieces))
+        box = SurroundingRectangle(lit, color=style.TEXT, buff=0.1, corner_radius=0.1)
+        dims = [
+            part.animate.set_opacity(1 if i in pieces else DIM)
+            for i, part in enumerate(self.formula)
+        ]
+        card = self.cards[move]
+        with self.beat(caption):
+            if move == 0:
+                self.play(*dims, FadeIn(box), run_time=style.NORMAL)
+            else:
+                previous = self.cards[move - 1][0]
+                self.play(
+                    *dims,
+                    ReplacementTransform(self.box, box),
+                    previous.animate.set_stroke(style.MUTED),
+                    run_time=style.NORMAL,
+                )
+            self.box = box
+            self.play(FadeIn(card[0]), FadeIn(card[1], shift=DOWN * 0.15), run_time=style.FAST)
+            self.play(FadeIn(card[2], shift=UP * 0.15), run_time=style.NORMAL)
+            self.play(Write(card[3]), run_time=style.NORMAL)
+
+    # layout ------------------------------------------------------------------------------
+
+    def legend_lines(self) -> VGroup:
+        """Q, K and V each with what it holds, in its colour, as a block under the formula."""
+        lines = VGroup()
+        for role in ROLES:
+            letter = math(role.letter, size=style.MATH_SIZE, colour=role.colour)
+            words = text(f"{role.name}: {role.meaning}", size=style.BODY_SIZE, colour=role.colour)
+            lines.add(VGroup(letter, words).arrange(RIGHT, buff=0.35))
+        for i, line in enumerate(lines):
+            line.move_to(DOWN * i * LEGEND_PITCH, aligned_edge=LEFT)
+        for line in lines:
+            line[1].align_to(lines[0][1], LEFT)
+        fit(lines, CARD_WIDTH * 3)
+        return lines.move_to(UP * (CARDS_TOP - 0.3 - lines.height / 2))
+
+    def move_cards(self) -> list[VGroup]:
+        """One card per move: frame, name, meaning, and the move in symbols."""
+        a = self.attention
+        q_dot_k = math("q", r"\cdot", "k", r"\div", r"\sqrt{d_k}", size=GLYPH_SIZE)
+        q_dot_k[0].set_color(style.QUERY)
+        q_dot_k[2].set_color(style.KEY)
+        mix = math(r"\textstyle\sum_i", "w_i", r"\cdot", "v_i", size=GLYPH_SIZE)
+        mix[3].set_color(style.VALUE)
+        glyphs: list[VMobject] = [q_dot_k, self.mini_example(a.scores, a.weights), mix]
+        contents = [
+            ("Score", "How well each key matches the query."),
+            ("Normalise", "Positive weights that add up to one."),
+            ("Mix", "The values, blended by those weights."),
+        ]
+        inner = CARD_WIDTH - 2 * CARD_PAD
+        cards = []
+        for number, ((name, meaning), glyph) in enumerate(zip(contents, glyphs, strict=True), 1):
+            title = text(f"{number}. {name}", size=style.BODY_SIZE, bold=True)
+            words = paragraph(meaning, inner, size=style.SMALL_SIZE, colour=style.MUTED)
+            fit(glyph, inner)
+            cards.append(VGroup(title, words, glyph))
+        glyph_height = max(card[2].height for card in cards)
+        words_height = max(card[1].height for card in cards)
+        height = (
+            2 * CARD_PAD + cards[0][0].height + TITLE_GAP + words_height + GLYPH_GAP + glyph_height
+        )
+        left = -(3 * CARD_WIDTH + 2 * CARD_GAP) / 2
+        framed = []
+        for i, (title, words, glyph) in enumerate(cards):
+            frame = RoundedRectangle(
+                width=CARD_WIDTH,
+                height=height,
+                corner_radius=0.15,
+                stroke_color=style.TEXT,
+                stroke_width=2,
+                fill_color=style.TEXT,
+                fill_opacity=0.04,
+            )
+            frame.move_to(
+                [left + i * (CARD_WIDTH + CARD_GAP) + CARD_WIDTH / 2, CARDS_TOP - height / 2, 0]
+            )
+            title.move_to(
+                frame.get_corner(UP + LEFT) + [CARD_PAD, -CARD_PAD, 0], aligned_edge=UP + LEFT
+            )
+            words.next_to(title, DOWN, buff=TITLE_GAP, aligned_edge=LEFT)
+            glyph_centre = frame.get_bottom()[1] + CARD_PAD + glyph_height / 2
+            glyph.move_to([frame.get_x(), glyph_centre, 0])
+            framed.append(VGroup(frame, title, words, glyph))
+        return framed
+
+    def mini_example(self, scores, weights) -> VGroup:
+        """Scores → weights, each entry in its token's colour, on one line if it fits."""
+        colours = [style.token_colour(i) for i in range(len(scores))]
+        before = vector_mob([fmt.number(s) for s in scores], style.TEXT, size=GLYPH_SIZE)
+        after = vector_mob([fmt.short_weight(w) for w in weights], style.TEXT, size=GLYPH_SIZE)
+        for vector in (before, after):
+            for entry, colour in zip(vector.entries, colours, strict=True):
+                entry.set_color(colour)
+        arrow = math(r"\rightarrow", size=GLYPH_SIZE, colour=style.MUTED)
+        example = VGroup(before, arrow, after).arrange(RIGHT, buff=0.2)
+        if example.width > CARD_WIDTH - 2 * CARD_PAD:
+            example = VGroup(before, VGroup(arrow, after).arrange(RIGHT, buff=0.2))
+            example.arrange(DOWN, buff=0.15)
+        return example
+
+
+def formula_source(lesson: Lesson) -> str | None:
+    """Where the formula comes from, worded by the lesson's own reference to the paper."""
+    for reference in lesson.references:
+        if PAPER in reference.text:
+            return f"{reference.text}, Eq. {PAPER_EQUATION}"
+    return None

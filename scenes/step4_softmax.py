@@ -1,0 +1,466 @@
+"""Step 4 · Softmax: each score exponentiated into its pull, then shared out of one budget."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    TAU,
+    UP,
+    AnimationGroup,
+    ChangeDecimalToValue,
+    Create,
+    CurvedArrow,
+    DecimalNumber,
+    FadeIn,
+    FadeOut,
+    Indicate,
+    LaggedStart,
+    Line,
+    Mobject,
+    Rectangle,
+    Text,
+    TransformFromCopy,
+    VGroup,
+    Write,
+    rate_functions,
+)
+
+from attention_core import BUDGET, PULL_PER_SCORE_POINT, SCORE_STEP
+from attention_core import formatting as fmt
+
+from . import style
+from .base import LessonScene
+from .helpers import baseline, budget_bar, fit, heading, math, spoken_list, text, token_names
+
+__all__ = ["Step4Softmax"]
+
+# Table: token | score | pull bar and its number | ÷ total = | share
+TOKEN_LEFT = -6.6
+TOKEN_WIDTH = 4.5
+SCORE_X = -1.6
+SCORE_WIDTH = 1.0
+BAR_LEFT = -0.7
+BAR_WIDTH = 3.1
+PULL_SIZE = style.MATH_SIZE * 0.85
+DIVIDE_LEFT = 3.7
+PULL_ROOM = DIVIDE_LEFT - 0.15 - (BAR_LEFT + BAR_WIDTH + 0.12)  # for the number at the bar's tip
+SHARE_RIGHT = 6.7
+SHARE_WIDTH = 1.3
+DIVIDE_WIDTH = SHARE_RIGHT - SHARE_WIDTH - 0.1 - DIVIDE_LEFT
+HEADER_Y = 2.1
+ROWS_TOP = 1.8
+ROWS_BOTTOM = -0.55
+MAX_ROW_HEIGHT = 0.8
+# Below the table: the total, then the one budget bar with its labels underneath.
+TOTAL_Y = -1.2
+BUDGET_LEFT = -6.4
+BUDGET_WIDTH = 12.8
+BUDGET_Y = -2.2
+BUDGET_HEIGHT = 0.45
+LABEL_DROP = 0.3  # from the bar's bottom to the labels' top, room for the leader lines
+LABEL_GAP = 0.4
+LABEL_PITCH = 0.38  # between the baselines of a label's share and its name
+RULE_WIDTH = 2.9  # the rule-of-thumb note sits in the top-right corner, beside the heading
+
+
+class Step4Softmax(LessonScene):
+    """Softmax by hand: e^score gives each token its pull; pull ÷ total gives its share."""
+
+    step = 4
+    slug = "softmax"
+    label = "SOFTMAX"
+    move = 2
+    title = "Turn scores into shares of one budget"
+
+    def construct(self) -> None:
+        self.show_heading()
+        self.show_scores()
+        self.exponentiate_first()
+        self.exponentiate_rest()
+        self.show_rule_of_thumb()
+        self.add_up_pulls()
+        self.divide_first()
+        self.divide_rest()
+        self.fill_budget()
+
+    # beats -------------------------------------------------------------------------------
+
+    def show_heading(self) -> None:
+        with self.beat("Step two: softmax turns the scores into shares of one attention budget."):
+            self.play(FadeIn(heading(self.kicker, self.title), shift=DOWN * 0.2))
+
+    def show_scores(self) -> None:
+        tokens = self.lesson.tokens
+        self.row_height = min(MAX_ROW_HEIGHT, (ROWS_TOP - ROWS_BOTTOM) / len(tokens))
+        self.headers = {
+            "token": self.header("TOKEN").move_to([TOKEN_LEFT, HEADER_Y, 0], aligned_edge=LEFT),
+            "score": self.header("SCORE").move_to([SCORE_X, HEADER_Y, 0]),
+            "pull": VGroup(
+                self.header("PULL"),
+                math(r"= e^{\text{score}}", size=style.MATH_SIZE * 0.7, colour=style.MUTED),
+            )
+            .arrange(RIGHT, buff=0.15)
+            .move_to([BAR_LEFT, HEADER_Y, 0], aligned_edge=LEFT),
+            "divide": self.header("÷ TOTAL").move_to([DIVIDE_LEFT, HEADER_Y, 0], aligned_edge=LEFT),
+            "share": self.header("SHARE").move_to([SHARE_RIGHT, HEADER_Y, 0], aligned_edge=RIGHT),
+        }
+        self.score_mobs = []
+        names = token_names(
+            [t.text for t in tokens],
+            [t.short for t in tokens],
+            [style.token_colour(i) for i in range(len(tokens))],
+            width=TOKEN_WIDTH,
+            height=self.row_height * 0.95,
+        )
+        for i, name in enumerate(names):
+            y = self.row_y(i)
+            score = math(fmt.number(self.attention.scores[i]))
+            fit(score, SCORE_WIDTH, self.row_height * 0.8).move_to([SCORE_X, y, 0])
+            name.move_to([TOKEN_LEFT, y, 0], aligned_edge=LEFT)
+            if isinstance(name, Text):  # sit on the numbers' baseline, descenders or not
+                name.shift(UP * (score.get_bottom()[1] - baseline(name)))
+            self.score_mobs.append(score)
+        scores = spoken_list([fmt.number(s) for s in self.attention.scores])
+        with self.beat(f"Each token keeps its score from step one: {scores}."):
+            self.play(FadeIn(self.headers["token"]), FadeIn(self.headers["score"]))
+            self.play(
+                LaggedStart(
+                    *(
+                        FadeIn(VGroup(name, score), shift=RIGHT * 0.2)
+                        for name, score in zip(names, self.score_mobs, strict=True)
+                    ),
+                    lag_ratio=0.25,
+                )
+            )
+
+    def exponentiate_first(self) -> None:
+        a, token = self.attention, self.lesson.tokens[0]
+        self.bars: list[Rectangle] = []
+        self.pull_mobs: list[DecimalNumber] = []
+        caption = (
+            "Raise e to each score to get its pull. "
+            f"For {token.short}, e to the {fmt.number(a.scores[0])} is {fmt.pull(a.pulls[0])}."
+        )
+        with self.beat(caption):
+            self.play(FadeIn(self.headers["pull"], shift=DOWN * 0.1), run_time=style.FAST)
+            self.grow_pulls([0], run_time=style.SLOW * 1.5)
+
+    def exponentiate_rest(self) -> None:
+        a, tokens = self.attention, self.lesson.tokens
+        rows = list(range(1, len(tokens)))
+        said = spoken_list(
+            [
+                f"{tokens[i].short}: e to the {fmt.number(a.scores[i])} is {fmt.pull(a.pulls[i])}"
+                for i in rows
+            ]
+        )
+        with self.beat(f"{said}."):
+            self.grow_pulls(rows, run_time=style.SLOW)
+
+    def show_rule_of_thumb(self) -> None:
+        rule = f"+{fmt.number(SCORE_STEP)} score = ×{fmt.pull(PULL_PER_SCORE_POINT)}"
+        note = VGroup(
+            text("RULE OF THUMB", size=style.SMALL_SIZE, colour=style.MUTED, bold=True),
+            text(rule, size=style.SMALL_SIZE, colour=style.QUERY, bold=True),
+            math(
+                r"\text{pull} = e^{\text{score}}", size=style.MATH_SIZE * 0.75, colour=style.MUTED
+            ),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.14)
+        fit(note, RULE_WIDTH)
+        note.to_corner(UP + RIGHT, buff=style.MARGIN + 0.05)
+        pair = self.pair_one_point_apart()
+        caption = (
+            "Rule of thumb: each extra point of score multiplies the pull by "
+            f"{fmt.pull(PULL_PER_SCORE_POINT)}."
+        )
+        if pair is not None:
+            low, high = (self.lesson.tokens[i].short for i in pair)
+            caption += f" Compare {low} and {high}."
+        with self.beat(caption):
+            self.play(FadeIn(note, shift=LEFT * 0.2))
+            self.play(Indicate(note[1], color=style.QUERY))
+            if pair is not None:
+                self.show_one_point_apart(*pair)
+
+    def add_up_pulls(self) -> None:
+        a = self.attention
+        pieces = [r"\text{total}", "="]
+        for pull in a.pulls:
+            pieces += [fmt.pull(pull), "+"]
+        pieces[-1] = "="
+        pieces.append(fmt.pull(a.total))
+        self.total_mob = math(*pieces)
+        for i in range(len(a.pulls)):
+            self.total_mob[2 + 2 * i].set_color(style.token_colour(i))
+        fit(self.total_mob, BUDGET_WIDTH + 0.3)
+        self.total_mob.move_to([BUDGET_LEFT, TOTAL_Y, 0], aligned_edge=LEFT)
+        # The pull bars laid end to end: a line as long as the total, at the bars' own scale.
+        widths = [bar.width for bar in self.bars]
+        scale = min(1.0, BUDGET_WIDTH / sum(widths))
+        self.line_up = VGroup()
+        left = BUDGET_LEFT
+        for i, width in enumerate(widths):
+            piece = self.bar(scale * width, BUDGET_HEIGHT, style.token_colour(i))
+            self.line_up.add(piece.move_to([left, BUDGET_Y, 0], aligned_edge=LEFT))
+            left += scale * width
+        terms = self.total_mob[2:-2]
+        with self.beat(
+            f"Add up the pulls. Laid end to end, they make the total: {fmt.pull(a.total)}."
+        ):
+            self.play(Write(self.total_mob[:2]), run_time=style.FAST)
+            self.play(
+                *(
+                    TransformFromCopy(self.pull_mobs[i], terms[2 * i])
+                    for i in range(len(self.pull_mobs))
+                ),
+                *(FadeIn(terms[2 * i + 1]) for i in range(len(self.pull_mobs) - 1)),
+                *(
+                    TransformFromCopy(bar, piece)
+                    for bar, piece in zip(self.bars, self.line_up, strict=True)
+                ),
+                run_time=style.SLOW,
+            )
+            self.play(Write(self.total_mob[-2:]), run_time=style.NORMAL)
+            self.play(Indicate(self.total_mob[-1], color=style.QUERY))
+
+    def divide_first(self) -> None:
+        a, token = self.attention, self.lesson.tokens[0]
+        self.share_mobs: list[Mobject] = []
+        caption = (
+            f"Divide each pull by the total: {token.short} gets {fmt.pull(a.pulls[0])} divided "
+            f"by {fmt.pull(a.total)}, which is {fmt.share(a.weights[0])}."
+        )
+        with self.beat(caption):
+            self.play(FadeIn(self.headers["divide"]), FadeIn(self.headers["share"]))
+            self.divide([0], run_time=style.NORMAL)
+
+    def divide_rest(self) -> None:
+        a, tokens = self.attention, self.lesson.tokens
+        rows = list(range(1, len(tokens)))
+        said = spoken_list([f"{tokens[i].short} gets {fmt.share(a.weights[i])}" for i in rows])
+        with self.beat(f"{said}."):
+            self.divide(rows, run_time=style.NORMAL)
+
+    def fill_budget(self) -> None:
+        a, tokens = self.attention, self.lesson.tokens
+        colours = [style.token_colour(i) for i in range(len(tokens))]
+        slices = budget_bar(a.weights, colours, width=BUDGET_WIDTH, height=BUDGET_HEIGHT)
+        slices.move_to([BUDGET_LEFT, BUDGET_Y, 0], aligned_edge=LEFT)
+        whole = text(fmt.share(BUDGET), size=style.SMALL_SIZE, colour=style.MUTED, bold=True)
+        whole.next_to(slices, UP, buff=0.12).align_to(slices, RIGHT)
+        labels, leaders = self.budget_labels(slices)
+        top = max(range(len(tokens)), key=lambda i: a.weights[i])
+        caption = (
+            f"That stretches the line to one budget of {fmt.share(BUDGET)}. Every token gets "
+            f"a slice; {fmt.share(a.weights[top])} goes to {tokens[top].short}."
+        )
+        with self.beat(caption):
+            self.play(
+                *(
+                    piece.animate.become(target)
+                    for piece, target in zip(self.line_up, slices, strict=True)
+                ),
+                FadeIn(whole, shift=LEFT * 0.3),
+                run_time=style.SLOW,
+            )
+            self.play(
+                LaggedStart(
+                    *(
+                        AnimationGroup(Create(leader), FadeIn(label, shift=DOWN * 0.1))
+                        for leader, label in zip(leaders, labels, strict=True)
+                    ),
+                    lag_ratio=0.3,
+                )
+            )
+            self.play(
+                Indicate(labels[top], color=style.token_colour(top)),
+                Indicate(self.share_mobs[top], color=style.token_colour(top)),
+            )
+
+    # pieces of beats ---------------------------------------------------------------------
+
+    def grow_pulls(self, rows: Sequence[int], *, run_time: float) -> None:
+        """Each score flies into the pull column and counts up to e^score as its bar grows."""
+        a = self.attention
+        starts = []
+        for i in rows:
+            y = self.row_y(i)
+            height = min(0.3, self.row_height * 0.5)
+            bar = self.bar(self.bar_width(a.scores[i]), height, style.token_colour(i))
+            bar.move_to([BAR_LEFT, y, 0], aligned_edge=LEFT)
+            pull = self.pull_number(a.scores[i], self.pull_size(a.pulls[i]))
+            pull.next_to(bar, RIGHT, buff=0.12)
+            self.bars.append(bar)
+            self.pull_mobs.append(pull)
+            starts.append(TransformFromCopy(self.score_mobs[i], pull))
+            starts.append(FadeIn(bar))
+        self.play(*starts, run_time=style.NORMAL)
+        for i in rows:
+            self.bars[i].add_updater(self.follow_pull(i))
+        self.play(
+            *(ChangeDecimalToValue(self.pull_mobs[i], float(a.pulls[i])) for i in rows),
+            run_time=run_time,
+            rate_func=rate_functions.ease_in_out_cubic,
+        )
+        for i in rows:
+            self.pull_mobs[i].set_value(float(a.pulls[i]))
+            self.bars[i].clear_updaters()
+            self.follow_pull(i)(self.bars[i])
+
+    def pull_size(self, pull: float) -> float:
+        """A font size at which the final pull fits beside the longest bar, and in its row."""
+        final = self.pull_number(pull, PULL_SIZE)
+        return PULL_SIZE * min(1.0, PULL_ROOM / final.width, self.row_height * 0.8 / final.height)
+
+    @staticmethod
+    def pull_number(value: float, size: float) -> DecimalNumber:
+        """A pull as a number that can count: the same places as fmt.pull, no thousands commas."""
+        return DecimalNumber(
+            value,
+            num_decimal_places=fmt.PULL_PLACES,
+            group_with_commas=False,
+            font_size=size,
+            color=style.TEXT,
+        )
+
+    def follow_pull(self, row: int):
+        """An updater: the bar's width tracks the counting number, which rides on its tip."""
+
+        def update(bar: Mobject) -> None:
+            pull = self.pull_mobs[row]
+            bar.stretch_to_fit_width(self.bar_width(pull.get_value()))
+            bar.move_to([BAR_LEFT, self.row_y(row), 0], aligned_edge=LEFT)
+            pull.next_to(bar, RIGHT, buff=0.12)
+
+        return update
+
+    def pair_one_point_apart(self) -> tuple[int, int] | None:
+        """Two tokens whose scores differ by exactly one point, lower score first, if any."""
+        scores = self.attention.scores
+        for high in range(len(scores)):
+            for low in range(len(scores)):
+                if abs(scores[high] - scores[low] - SCORE_STEP) < 1e-9:
+                    return low, high
+        return None
+
+    def show_one_point_apart(self, low: int, high: int) -> None:
+        """An arc from one pull to the pull one score point higher, labelled with the factor."""
+        x = max(self.pull_mobs[low].get_right()[0], self.pull_mobs[high].get_right()[0]) + 0.15
+        start = [x, self.row_y(low), 0]
+        end = [x, self.row_y(high), 0]
+        arc = CurvedArrow(start, end, angle=TAU / 3 if high < low else -TAU / 3, color=style.QUERY)
+        factor = text(
+            f"×{fmt.pull(PULL_PER_SCORE_POINT)}", size=style.SMALL_SIZE, colour=style.QUERY
+        )
+        factor.next_to(arc, RIGHT, buff=0.1)
+        self.play(Create(arc), FadeIn(factor, shift=RIGHT * 0.1))
+        self.play(
+            Indicate(self.pull_mobs[low], color=style.token_colour(low)),
+            Indicate(self.pull_mobs[high], color=style.token_colour(high)),
+        )
+        self.play(FadeOut(arc), FadeOut(factor), run_time=style.FAST)
+
+    def divide(self, rows: Sequence[int], *, run_time: float) -> None:
+        """Each row's pull ÷ total: the total comes up from its line, the share appears."""
+        a = self.attention
+        divisors, shares = VGroup(), VGroup()
+        for i in rows:
+            y = self.row_y(i)
+            divisor = text(f"÷ {fmt.pull(a.total)} =", size=style.SMALL_SIZE, colour=style.MUTED)
+            fit(divisor, DIVIDE_WIDTH, self.row_height * 0.8)
+            divisors.add(divisor.move_to([DIVIDE_LEFT, y, 0], aligned_edge=LEFT))
+            share = text(fmt.share(a.weights[i]), size=style.SMALL_SIZE, bold=True)
+            fit(share, SHARE_WIDTH, self.row_height * 0.8)
+            shares.add(share.move_to([SHARE_RIGHT, y, 0], aligned_edge=RIGHT))
+            self.share_mobs.append(share)
+        self.play(
+            *(TransformFromCopy(self.total_mob[-1], divisor) for divisor in divisors),
+            run_time=run_time,
+        )
+        self.play(
+            LaggedStart(
+                *(
+                    TransformFromCopy(VGroup(self.pull_mobs[i], divisor), share)
+                    for i, divisor, share in zip(rows, divisors, shares, strict=True)
+                ),
+                lag_ratio=0.2,
+            ),
+            run_time=run_time,
+        )
+
+    def budget_labels(self, slices: VGroup) -> tuple[VGroup, VGroup]:
+        """Share and short name under each slice, pushed apart so that none overlap,
+        each tied to its slice by a leader line (a sliver cannot hold a label)."""
+        a, tokens = self.attention, self.lesson.tokens
+        labels = VGroup()
+        for i, token in enumerate(tokens):
+            share = text(
+                fmt.share(a.weights[i]),
+                size=style.SMALL_SIZE,
+                colour=style.token_colour(i),
+                bold=True,
+            )
+            name = text(token.short, size=style.SMALL_SIZE, colour=style.MUTED)
+            # Two lines on fixed baselines, so that "open" and "closed" sit level.
+            name.move_to(share).shift(UP * (baseline(share) - LABEL_PITCH - baseline(name)))
+            labels.add(VGroup(share, name))
+        room = BUDGET_WIDTH + 0.4
+        needed = sum(label.width for label in labels) + LABEL_GAP * (len(labels) - 1)
+        if needed > room:
+            labels.scale(room / needed)
+        xs = spread(
+            [piece.get_center()[0] for piece in slices],
+            [label.width for label in labels],
+            low=BUDGET_LEFT - 0.2,
+            high=BUDGET_LEFT + BUDGET_WIDTH + 0.2,
+            gap=LABEL_GAP,
+        )
+        top = slices.get_bottom()[1] - LABEL_DROP
+        leaders = VGroup()
+        for i, (label, x) in enumerate(zip(labels, xs, strict=True)):
+            label.move_to([x, top, 0], aligned_edge=UP)
+            start = [slices[i].get_center()[0], slices.get_bottom()[1] - 0.04, 0]
+            leaders.add(
+                Line(start, [x, top + 0.05, 0], color=style.token_colour(i), stroke_width=2)
+            )
+        return labels, leaders
+
+    # layout ------------------------------------------------------------------------------
+
+    def header(self, content: str) -> Mobject:
+        return text(content, size=style.SMALL_SIZE, colour=style.MUTED, bold=True)
+
+    def row_y(self, row: int) -> float:
+        return ROWS_TOP - self.row_height * (row + 0.5)
+
+    def bar_width(self, value: float) -> float:
+        """A pull bar's width: the biggest pull spans BAR_WIDTH; never quite zero."""
+        return max(BAR_WIDTH * max(value, 0.0) / float(self.attention.pulls.max()), 1e-3)
+
+    @staticmethod
+    def bar(width: float, height: float, colour: str) -> Rectangle:
+        return Rectangle(
+            width=width, height=height, stroke_width=0, fill_color=colour, fill_opacity=1
+        )
+
+
+def spread(
+    wanted: Sequence[float], widths: Sequence[float], *, low: float, high: float, gap: float
+) -> list[float]:
+    """Centres as close to ``wanted`` as possible with ``gap`` between neighbours, in bounds."""
+    xs = list(wanted)
+    for i in range(len(xs)):
+        floor = low + widths[i] / 2 if i == 0 else xs[i - 1] + (widths[i - 1] + widths[i]) / 2 + gap
+        xs[i] = max(xs[i], floor)
+    for i in reversed(range(len(xs))):
+        ceiling = (
+            high - widths[i] / 2
+            if i == len(xs) - 1
+            else xs[i + 1] - (widths[i + 1] + widths[i]) / 2 - gap
+        )
+        xs[i] = min(xs[i], ceiling)
+    return xs

@@ -1,0 +1,426 @@
+"""Step 6 · A rival: a lookalike token re-splits the budget; then the quick check."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    FadeIn,
+    FadeOut,
+    FadeTransform,
+    Indicate,
+    LaggedStart,
+    Mobject,
+    ReplacementTransform,
+    Text,
+    Transform,
+    TransformFromCopy,
+    VGroup,
+    Write,
+)
+
+from attention_core import attend, quiz_answer, rival_outcome, with_rival
+from attention_core import formatting as fmt
+
+from . import style
+from .base import LessonScene
+from .helpers import (
+    VectorMob,
+    balanced_paragraph,
+    baseline,
+    budget_bar,
+    fit,
+    heading,
+    math,
+    option_cards,
+    text,
+    vector_mob,
+)
+
+__all__ = ["Step6Rival"]
+
+LEFT_X = -6.6  # row labels start here
+BAR_LEFT = -4.7  # bars and the output start here, right of the row labels
+RIGHT_X = 6.6
+BAR_HEIGHT = 0.6
+BEFORE_Y = 1.85
+RIVAL_Y = 1.05  # the new token, its key and (once worked out) its score
+WORK_Y = 0.3  # q · k for the rival
+SCALE_Y = -0.4  # ÷ √dₖ and how the score compares
+# With a long key, q and its products take a row each and ÷ √dₖ moves down.
+SPLIT_QUERY_Y, SPLIT_PRODUCTS_Y, SPLIT_SCALE_Y = 0.45, -0.15, -0.75
+# Products too long even for a row of their own wrap onto a second row, this far below.
+PRODUCTS_PITCH = 0.5
+MIN_PRODUCTS_SCALE = 0.8
+AFTER_Y = -0.2  # the re-split bar, where the working was
+OUTPUT_Y = -1.7
+VERDICT_Y = -3.0
+QUESTION_TOP = 1.9
+CARDS_Y = -1.2
+WIDTH = RIGHT_X - LEFT_X
+ANSWER_DROP = 0.45  # from the output entries' baseline down to their answers' baseline
+COLUMN_GAP, MIN_COLUMN_GAP = 0.5, 0.25  # between the output's answer columns
+BRACKET_ROOM = 0.3  # kept for the output vector's brackets at either end
+
+
+class Step6Rival(LessonScene):
+    """Step 6 · A rival: a lookalike token re-splits the budget; then the quick check."""
+
+    step = 6
+    slug = "rival"
+    label = "TWIST · ADD A RIVAL"
+    move = None
+    title = "One lookalike cuts the evidence"
+
+    def construct(self) -> None:
+        self.before = self.attention
+        self.after = attend(with_rival(self.lesson))
+        self.outcome = rival_outcome(self.lesson)
+        self.quiz = quiz_answer(self.lesson)
+        self.show_heading()
+        self.show_before()
+        self.rival_arrives()
+        self.score_rival()
+        self.resplit_budget()
+        self.update_output()
+        self.ask_quick_check()
+
+    # beats -------------------------------------------------------------------------------
+
+    def show_heading(self) -> None:
+        self.heading = heading(self.kicker, self.title)
+        with self.beat("A twist: one more token that looks like the answer, but is not."):
+            self.play(FadeIn(self.heading, shift=DOWN * 0.2))
+
+    def show_before(self) -> None:
+        a, lesson = self.before, self.lesson
+        top = self.outcome.top_token
+        colours = [style.token_colour(i) for i in range(len(lesson.tokens))]
+        # A zero-width rival slice at the end lets this bar turn into the "after" bar.
+        self.before_bar = self.bar([*a.weights, 0.0], [*colours, style.RIVAL], BEFORE_Y)
+        names = [t.short for t in lesson.tokens]
+        self.before_labels = share_labels(self.before_bar, a.weights, names)
+        before_tag = row_tag("BEFORE", BEFORE_Y)
+        self.output_tag = row_tag("OUTPUT", OUTPUT_Y)
+        self.output_columns = OutputColumns(
+            [a.output, self.after.output], lesson.answers, left=BAR_LEFT, right=RIGHT_X, y=OUTPUT_Y
+        )
+        self.output_mob, self.answer_mobs = self.output_columns.build(a.output)
+        with self.beat(
+            f"Before: “{lesson.tokens[top].text}” holds {fmt.share(a.weights[top])} of the "
+            f"budget, and the output is {fmt.output(a.output)}."
+        ):
+            self.play(FadeIn(before_tag), FadeIn(self.before_bar, shift=RIGHT * 0.3))
+            self.play(LaggedStart(*(FadeIn(m) for m in self.before_labels if m), lag_ratio=0.2))
+            self.play(
+                FadeIn(self.output_tag),
+                FadeIn(self.output_mob, shift=UP * 0.2),
+                FadeIn(self.answer_mobs),
+            )
+
+    def rival_arrives(self) -> None:
+        rival = self.lesson.rival
+        tag = text("NEW TOKEN", size=style.SMALL_SIZE, colour=style.RIVAL, bold=True)
+        name = text(rival.text, size=style.BODY_SIZE, colour=style.RIVAL)
+        name.shift(UP * (baseline(tag) - baseline(name)))
+        self.rival_key = vector_mob([fmt.number(k) for k in rival.key], style.KEY)
+        key = VGroup(math("k =", colour=style.KEY), self.rival_key).arrange(RIGHT, buff=0.2)
+        # The score is worked out in the next beat; its place on this line is kept for it.
+        self.score_tag = VGroup(
+            text("score", size=style.SMALL_SIZE, colour=style.MUTED),
+            math(fmt.number(self.quiz.rival_score), colour=style.RIVAL),
+        ).arrange(RIGHT, buff=0.2)
+        self.query_mob = vector_mob([fmt.number(x) for x in self.lesson.query], style.QUERY)
+        self.query = VGroup(math("q =", colour=style.QUERY), self.query_mob)
+        self.query.arrange(RIGHT, buff=0.2)
+        line = VGroup(tag, name, key, self.score_tag).arrange(RIGHT, buff=0.4)
+        # A long text and a long key do not share a line readably: the key then moves down
+        # beside the query, where the working starts.
+        self.key_beside_query = line.width > WIDTH
+        if self.key_beside_query:
+            line = VGroup(tag, name, self.score_tag).arrange(RIGHT, buff=0.4)
+            pair = VGroup(self.query, key).arrange(RIGHT, buff=0.8)
+            fit(pair, WIDTH).move_to([LEFT_X + pair.width / 2, SPLIT_QUERY_Y, 0])
+        self.score_tag[0].shift(UP * (baseline(tag) - baseline(self.score_tag[0])))
+        fit(line, WIDTH).move_to([LEFT_X + line.width / 2, RIVAL_Y, 0])
+        with self.beat(f"A lookalike arrives: “{rival.text}”, with key {fmt.vector(rival.key)}."):
+            self.play(FadeIn(VGroup(tag, name), shift=LEFT * 0.6))
+            self.play(FadeIn(key, shift=UP * 0.2))
+        self.rival_key_group = key
+
+    def score_rival(self) -> None:
+        """q · k for the rival, as in step 1: products one by one, their sum, then ÷ √dₖ."""
+        a, lesson = self.after, self.lesson
+        row = len(lesson.tokens)  # the rival is the last token of with_rival(lesson)
+        q, k = a.query, a.keys[row]
+        pieces: list[str] = []
+        for j in range(a.d_k):
+            pieces += [fmt.factor(q[j]), r"\times", fmt.factor(k[j]), "+"]
+        pieces[-1] = "="
+        pieces.append(fmt.number(a.dots[row]))
+        products = math(*pieces)
+        for j in range(a.d_k):
+            products[4 * j].set_color(style.QUERY)
+            products[4 * j + 2].set_color(style.KEY)
+        query = self.query
+        work = VGroup(query, products)
+        if not self.key_beside_query and work.arrange(RIGHT, buff=0.7).width <= WIDTH:
+            work.move_to([LEFT_X + work.width / 2, WORK_Y, 0])
+            scale_y = SCALE_Y
+        else:
+            # A long key: the query gets a row of its own so the products stay readable.
+            if not self.key_beside_query:
+                query.move_to([LEFT_X + query.width / 2, SPLIT_QUERY_Y, 0])
+            scale_y = SPLIT_SCALE_Y
+            products_y = SPLIT_PRODUCTS_Y
+            if products.width * MIN_PRODUCTS_SCALE > WIDTH:
+                # Wrap after the middle term: the second half moves under the first.
+                second = products[4 * -(-a.d_k // 2) :]
+                second.shift(
+                    DOWN * PRODUCTS_PITCH + LEFT * (second.get_left()[0] - products.get_left()[0])
+                )
+                products_y -= PRODUCTS_PITCH / 2
+                scale_y -= PRODUCTS_PITCH * 0.7
+            fit(products, WIDTH)
+            products.move_to([LEFT_X + products.width / 2, products_y, 0])
+        scaled = math(
+            fmt.number(a.dots[row]),
+            r"\div",
+            rf"\sqrt{{{fmt.number(a.d_k)}}}",
+            "=",
+            fmt.number(a.dots[row]),
+            r"\div",
+            fmt.number(a.root_d_k),
+            "=",
+            fmt.number(a.scores[row]),
+        )
+        scaled[-1].set_color(style.RIVAL)
+        comparison = text(self.score_comparison(), size=style.SMALL_SIZE, colour=style.MUTED)
+        scale_line = VGroup(scaled, comparison).arrange(RIGHT, buff=0.5)
+        comparison.shift(UP * (scaled.get_bottom()[1] - comparison.get_bottom()[1]))
+        fit(scale_line, WIDTH).move_to([0, scale_y, 0])
+        scale_line.set_x(LEFT_X + scale_line.width / 2)
+        score_tag = self.score_tag
+        with self.beat(
+            f"Score it as before: the products add up to {fmt.number(a.dots[row])}; "
+            f"divide by {fmt.number(a.root_d_k)}. {self.score_comparison()}."
+        ):
+            self.play(FadeIn(query), run_time=style.FAST)
+            for j in range(a.d_k):
+                self.play(
+                    TransformFromCopy(self.query_mob.entries[j], products[4 * j]),
+                    TransformFromCopy(self.rival_key.entries[j], products[4 * j + 2]),
+                    FadeIn(products[4 * j + 1]),
+                    run_time=style.NORMAL / a.d_k,
+                )
+                self.add(products[4 * j + 3])
+            self.play(Write(products[4 * a.d_k :]), run_time=style.FAST)
+            self.play(Write(scaled), run_time=style.NORMAL)
+            self.play(FadeIn(comparison, shift=LEFT * 0.2), run_time=style.FAST)
+            self.play(TransformFromCopy(scaled[-1], score_tag[1]), FadeIn(score_tag[0]))
+        self.work = VGroup(query, products, scale_line)
+        if self.key_beside_query:
+            self.work.add(self.rival_key_group)
+
+    def resplit_budget(self) -> None:
+        a, b, lesson = self.before, self.after, self.lesson
+        top = self.outcome.top_token
+        rival = len(lesson.tokens)
+        colours = [style.token_colour(i) for i in range(rival)] + [style.RIVAL]
+        after_bar = self.bar(b.weights, colours, AFTER_Y)
+        names = [t.short for t in lesson.tokens] + [lesson.rival.short]
+        after_labels = share_labels(after_bar, b.weights, names)
+        after_tag = row_tag("AFTER", AFTER_Y)
+        # First the old split comes down unchanged; then the rival's slice pushes in.
+        moving_bar = self.before_bar.copy()
+        moving_labels = [m.copy() if m else None for m in self.before_labels]
+        drop = DOWN * (BEFORE_Y - AFTER_Y)
+        with self.beat(
+            f"The budget cannot grow, so the rival's slice comes out of the others: "
+            f"“{lesson.tokens[top].short}” drops from {fmt.share(a.weights[top])} to "
+            f"{fmt.share(b.weights[top])}; the rival takes {fmt.share(b.weights[rival])}."
+        ):
+            self.play(FadeOut(self.work), run_time=style.FAST)
+            self.play(
+                FadeIn(after_tag),
+                moving_bar.animate.shift(drop),
+                *(m.animate.shift(drop) for m in moving_labels if m),
+            )
+            # Labels that have no room after the split leave first; the others ride along
+            # with their slices, cross-fading to the new share; new ones arrive last.
+            pairs = list(zip([*moving_labels, None], after_labels, strict=True))
+            leaving = [old for old, new in pairs if old and not new]
+            if leaving:
+                self.play(*(FadeOut(old) for old in leaving), run_time=style.FAST)
+            self.play(
+                Transform(moving_bar, after_bar),
+                *(FadeTransform(old, new) for old, new in pairs if old and new),
+                run_time=style.SLOW,
+            )
+            arriving = [new for old, new in pairs if new and not old]
+            if arriving:
+                self.play(*(FadeIn(new, scale=0.8) for new in arriving), run_time=style.FAST)
+            self.play(Indicate(moving_bar[rival], color=style.RIVAL, scale_factor=1.05))
+
+    def update_output(self) -> None:
+        a, b, outcome = self.before, self.after, self.outcome
+        new_output, _ = self.output_columns.build(b.output)
+        verdict = balanced_paragraph(self.verdict(), WIDTH, size=style.BODY_SIZE)
+        verdict.move_to([0, VERDICT_Y, 0]).set_x(LEFT_X + verdict.width / 2)
+        marked = [outcome.leader]
+        if outcome.challenger is not None and outcome.kind in ("tie", "overturns"):
+            marked.append(outcome.challenger)
+        # The answers the verdict names turn yellow: their entries and their labels.
+        named = VGroup(*(VGroup(new_output.entries[j], self.answer_mobs[j]) for j in marked))
+        with self.beat(
+            f"The output goes from {fmt.output(a.output)} to {fmt.output(b.output)}. "
+            f"{self.verdict()}"
+        ):
+            self.play(ReplacementTransform(self.output_mob, new_output), run_time=style.SLOW)
+            self.play(*(Indicate(column, color=style.QUERY, scale_factor=1.15) for column in named))
+            self.play(named.animate.set_color(style.QUERY), run_time=style.FAST)
+            self.play(FadeIn(verdict, shift=UP * 0.2))
+
+    def ask_quick_check(self) -> None:
+        q = self.quiz
+        everything = [m for m in self.mobjects if m is not self.heading]
+        tag = text("QUICK CHECK", size=style.SMALL_SIZE, colour=style.QUERY, bold=True)
+        question = balanced_paragraph(self.question(), WIDTH - 0.4, size=style.BODY_SIZE)
+        block = VGroup(tag, question).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
+        block.move_to([LEFT_X + block.width / 2, QUESTION_TOP - block.height / 2, 0])
+        cards = option_cards([fmt.option(x) for x in q.options], width=WIDTH)
+        cards.move_to([0, CARDS_Y, 0])
+        with self.beat(
+            f"Quick check. Filler tokens score {fmt.number(q.filler_score)}. How many "
+            f"would it take to pull as much attention as one rival scoring "
+            f"{fmt.number(q.rival_score)}? Pause and pick."
+        ):
+            self.play(*(FadeOut(m) for m in everything))
+            self.play(FadeIn(tag, shift=DOWN * 0.2), Write(question), run_time=style.SLOW)
+            for card in cards:
+                self.play(FadeIn(card, shift=UP * 0.2), run_time=style.FAST)
+
+    # words from the data ----------------------------------------------------------------
+
+    def score_comparison(self) -> str:
+        outcome, lesson = self.outcome, self.lesson
+        top = lesson.tokens[outcome.top_token]
+        top_score = fmt.number(self.before.scores[outcome.top_token])
+        relation = {0: "the same as", -1: "below", 1: "above"}[outcome.rival_vs_top]
+        if outcome.rival_vs_top == 0:
+            return f"Score {fmt.number(self.quiz.rival_score)}: {relation} “{top.text}”"
+        return f"Score {fmt.number(self.quiz.rival_score)}: {relation} “{top.text}” ({top_score})"
+
+    def verdict(self) -> str:
+        o, answers = self.outcome, self.lesson.answers
+        before, after = self.before.output, self.after.output
+        leader = answers[o.leader]
+        if o.challenger is None:
+            move = "drops" if o.kind == "dents" else "goes"
+            return (
+                f"“{leader}” {move} from {fmt.output_entry(before[o.leader])} to "
+                f"{fmt.output_entry(after[o.leader])}."
+            )
+        lead, best = fmt.output_entry(after[o.leader]), fmt.output_entry(after[o.challenger])
+        other = answers[o.challenger]
+        return {
+            "tie": f"“{leader}” and “{other}” are tied at {lead}. A coin flip.",
+            "overturns": f"“{other}” now leads, {best} to {lead}: the rival wins.",
+            "dents": f"“{leader}” still leads, {lead} to {best}: the rival only dents it.",
+            "backs": f"“{leader}” still leads, {lead} to {best}: the rival backs it up.",
+        }[o.kind]
+
+    def question(self) -> str:
+        q = self.quiz
+        return (
+            f"Filler tokens score {fmt.number(q.filler_score)}. How many would it take to pull "
+            f"as much attention as one rival scoring {fmt.number(q.rival_score)}?"
+        )
+
+    # layout ------------------------------------------------------------------------------
+
+    def bar(self, weights: Sequence[float], colours: Sequence[str], y: float) -> VGroup:
+        bar = budget_bar(weights, colours, width=RIGHT_X - BAR_LEFT, height=BAR_HEIGHT)
+        return bar.move_to([(BAR_LEFT + RIGHT_X) / 2, y, 0])
+
+
+def row_tag(content: str, y: float) -> Text:
+    tag = text(content, size=style.SMALL_SIZE, colour=style.MUTED, bold=True)
+    return tag.move_to([LEFT_X + tag.width / 2, y, 0])
+
+
+def share_labels(bar: VGroup, weights: Sequence[float], names: Sequence[str]) -> list[Text | None]:
+    """A label inside each slice wide enough to hold one: "84.4% · river", or just "84.4%"."""
+    labels: list[Text | None] = []
+    for piece, weight, name in zip(bar, weights, names, strict=False):
+        label = None
+        for content in (f"{fmt.share(weight)} · {name}", fmt.share(weight)):
+            candidate = text(content, size=style.SMALL_SIZE, colour=style.BACKGROUND, bold=True)
+            if candidate.width <= piece.width - 0.25:
+                label = candidate.move_to(piece)
+                break
+        labels.append(label)
+    return labels
+
+
+class OutputColumns:
+    """Output vectors laid out one answer per column, so each entry sits over its answer."""
+
+    def __init__(
+        self,
+        outputs: Sequence[Sequence[float]],
+        answers: Sequence[str],
+        *,
+        left: float,
+        right: float,
+        y: float,
+    ) -> None:
+        self.answers = answers
+        self.y = y
+        samples = [vector_mob([fmt.output_entry(x) for x in out], style.VALUE) for out in outputs]
+        names = [text(answer, size=style.SMALL_SIZE, colour=style.MUTED) for answer in answers]
+        natural = [
+            max(n.width, *(s.entries[j].width for s in samples)) for j, n in enumerate(names)
+        ]
+        room = right - left - 2 * BRACKET_ROOM
+        # Columns close up before anything shrinks; long answers in every slot may still
+        # need a little scaling to fit.
+        gap = min(COLUMN_GAP, max(MIN_COLUMN_GAP, (room - sum(natural)) / len(natural)))
+        self.scale = min(1.0, room / (sum(natural) + gap * len(natural)))
+        self.centres: list[float] = []
+        x = left + BRACKET_ROOM
+        for width in natural:
+            step = (width + gap) * self.scale
+            self.centres.append(x + step / 2)
+            x += step
+
+    def build(self, values: Sequence[float]) -> tuple[VectorMob, VGroup]:
+        vector = vector_mob([fmt.output_entry(x) for x in values], style.VALUE)
+        vector.scale(self.scale).move_to([0, self.y, 0])
+        spread(vector, self.centres)
+        names = VGroup(
+            *(text(answer, size=style.SMALL_SIZE, colour=style.MUTED) for answer in self.answers)
+        ).scale(self.scale)
+        level = vector.entries[0].get_bottom()[1] - ANSWER_DROP * self.scale
+        for name, x in zip(names, self.centres, strict=True):
+            name.set_x(x).shift(UP * (level - baseline(name)))
+        return vector, names
+
+
+def spread(vector: VectorMob, centres: Sequence[float]) -> Mobject:
+    """Move a vector's entries to the given x positions, commas and brackets following."""
+    entries = vector.entries
+    for entry, x in zip(entries, centres, strict=True):
+        entry.set_x(x)
+    pieces = list(vector.submobjects)
+    for i in range(1, len(pieces) - 1, 2):
+        comma = pieces[i + 1]
+        if i + 1 < len(pieces) - 1:
+            comma.set_x(pieces[i].get_right()[0] + 0.05 + comma.width / 2)
+    pieces[0].set_x(entries[0].get_left()[0] - 0.12 - pieces[0].width / 2)
+    pieces[-1].set_x(entries[-1].get_right()[0] + 0.12 + pieces[-1].width / 2)
+    return vector
