@@ -1,13 +1,132 @@
-"""Render the lesson into upload-ready video (not built yet: see the render.py issue)."""
+"""Render the lesson into upload-ready media: clips, posters, captions, one video, a manifest.
+
+python render.py --quality high            # everything, into media/high/
+python render.py --quality low --scene 3   # one step, quickly
+python render.py --list                    # the steps and how long each runs
+"""
 
 from __future__ import annotations
 
+import argparse
+import os
+import signal
 import sys
+from pathlib import Path
+
+from attention_core import Lesson, LessonError, default_lesson, load_lesson
+from publish.presets import ALPHA_FORMATS, FORMATS, QUALITIES
+from publish.tools import RENDER_TOOLS, SCENE_TOOLS, install_line, missing_tools
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="render.py",
+        description="Render 'Attention, by hand' into upload-ready clips and one chaptered video.",
+    )
+    p.add_argument(
+        "--quality",
+        choices=list(QUALITIES),
+        default="high",
+        help="manim preset: low 480p15, medium 720p30, high 1080p60 (default), "
+        "production 1440p60, 4k 2160p60",
+    )
+    p.add_argument(
+        "--scene",
+        action="append",
+        default=[],
+        metavar="S",
+        help="a step number, scene class or slug (repeatable; default: every step)",
+    )
+    p.add_argument("--list", action="store_true", help="print the steps and their durations")
+    p.add_argument("--lesson", type=Path, metavar="FILE", help="a lesson TOML file")
+    p.add_argument("--format", choices=FORMATS, default="mp4", dest="fmt", help="default mp4")
+    p.add_argument(
+        "--transparent",
+        action="store_true",
+        help="keep an alpha channel (mov or webm), for compositing over slides",
+    )
+    p.add_argument(
+        "--jobs",
+        type=_positive,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="scenes rendered at once (default: the number of cores)",
+    )
+    p.add_argument("--out", type=Path, default=Path("media"), metavar="DIR", help="default media/")
+    p.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="construct every scene without rendering and print what each shows",
+    )
+    p.add_argument("--force", action="store_true", help="re-render even what is cached")
+    return p
+
+
+def _positive(value: str) -> int:
+    number = int(value)
+    if number < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return number
 
 
 def main(argv: list[str] | None = None) -> int:
-    print("render.py: rendering is not built yet; the set-up is done.", file=sys.stderr)
-    return 1
+    args = parser().parse_args(argv)
+    if args.transparent and args.fmt not in ALPHA_FORMATS:
+        return _bad(f"--transparent needs --format mov or webm ({args.fmt} has no alpha channel)")
+    try:
+        lesson: Lesson = load_lesson(args.lesson) if args.lesson else default_lesson()
+    except LessonError as error:
+        return _bad(f"lesson: {error}")
+    rendering = not (args.list or args.dry_run)
+    missing = missing_tools(RENDER_TOOLS if rendering else SCENE_TOOLS)
+    if missing:
+        for tool in missing:
+            print(f"render.py: missing {tool.name} ({tool.why})", file=sys.stderr)
+        return _bad(f"install with: {install_line(missing)}")
+
+    from publish.selection import SelectionError, select
+    from scenes import SCENES
+
+    try:
+        chosen = select(SCENES, args.scene)
+    except SelectionError as error:
+        return _bad(str(error))
+
+    from publish import preview
+    from publish.pipeline import Interrupted, Options, publish, terminate_on_sigterm
+    from publish.progress import make_display
+
+    options = Options(
+        quality=QUALITIES[args.quality],
+        fmt=args.fmt,
+        transparent=args.transparent,
+        out=args.out,
+        jobs=args.jobs,
+        force=args.force,
+    )
+    if args.list:
+        preview.list_scenes(lesson, chosen, options.work, sys.stdout)
+        return EXIT_OK
+    if args.dry_run:
+        preview.dry_run(lesson, chosen, options.work, sys.stdout)
+        return EXIT_OK
+    try:
+        with terminate_on_sigterm(), make_display() as display:
+            return publish(lesson, SCENES, chosen, options, display)
+    except (KeyboardInterrupt, Interrupted) as stop:
+        signum = stop.signum if isinstance(stop, Interrupted) else signal.SIGINT
+        print(
+            "render.py: interrupted; finished clips are kept, run again to finish",
+            file=sys.stderr,
+        )
+        return 128 + int(signum)
+
+
+def _bad(message: str) -> int:
+    print(f"render.py: {message}", file=sys.stderr)
+    return EXIT_BAD_INPUT
 
 
 if __name__ == "__main__":

@@ -1,0 +1,86 @@
+"""Join clips into one video without re-encoding, with a chapter per step."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+from .files import replacing
+from .manifest import Chapter
+from .media import container_flags, ffmpeg
+
+__all__ = ["chapters_for", "concat_list", "ffmetadata", "join_clips"]
+
+
+def chapters_for(clips: Sequence[tuple[str, int]]) -> list[Chapter]:
+    """Back-to-back chapters from (title, duration in ms) pairs, in seconds."""
+    found, start = [], 0
+    for title, duration in clips:
+        found.append(Chapter(title, start / 1000, (start + duration) / 1000))
+        start += duration
+    return found
+
+
+def ffmetadata(title: str, chapters: Sequence[Chapter]) -> str:
+    """An FFMETADATA1 file: the video's title and its chapters in milliseconds."""
+    lines = [";FFMETADATA1", f"title={_escape(title)}"]
+    for chapter in chapters:
+        lines += [
+            "",
+            "[CHAPTER]",
+            "TIMEBASE=1/1000",
+            f"START={round(chapter.start * 1000)}",
+            f"END={round(chapter.end * 1000)}",
+            f"title={_escape(chapter.title)}",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def concat_list(paths: Sequence[Path]) -> str:
+    """A concat-demuxer list of absolute paths, quoted so any file name is safe."""
+    return "".join(f"file '{_quote(str(path.resolve()))}'\n" for path in paths)
+
+
+def join_clips(
+    clips: Sequence[Path], title: str, chapters: Sequence[Chapter], target: Path, work: Path
+) -> None:
+    """Concatenate same-format clips into ``target`` (atomically), copying the streams."""
+    work.mkdir(parents=True, exist_ok=True)
+    listing, metadata = work / "concat.txt", work / "chapters.ffmeta"
+    listing.write_text(concat_list(clips), encoding="utf-8")
+    metadata.write_text(ffmetadata(title, chapters), encoding="utf-8")
+    with replacing(target) as temporary:
+        ffmpeg(
+            "-f",
+            "concat",
+            "-safe",
+            "0",
+            "-i",
+            str(listing),
+            "-i",
+            str(metadata),
+            "-map",
+            "0:v:0",
+            "-map_metadata",
+            "1",
+            "-map_chapters",
+            "1",
+            "-c",
+            "copy",
+            "-fflags",
+            "+bitexact",
+            "-flags:v",
+            "+bitexact",
+            *container_flags(target.suffix),
+            str(temporary),
+        )
+
+
+def _escape(value: str) -> str:
+    r"""ffmetadata treats ``= ; # \`` and newlines as syntax."""
+    return re.sub(r"([=;#\\\n])", r"\\\1", value)
+
+
+def _quote(path: str) -> str:
+    return path.replace("'", "'\\''")

@@ -1,0 +1,152 @@
+"""manifest.json: what each file is, how long, how big, its SHA-256 and the numbers it shows."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from .files import sha256, write_text
+
+__all__ = ["Chapter", "ClipEntry", "FileRef", "FullEntry", "Manifest", "write_manifest"]
+
+
+@dataclass(frozen=True)
+class FileRef:
+    """A companion file (poster, captions) and its fingerprint."""
+
+    file: str
+    size: int
+    sha256: str
+
+    @classmethod
+    def of(cls, path: Path) -> FileRef:
+        return cls(path.name, path.stat().st_size, sha256(path))
+
+    def matches(self, folder: Path) -> bool:
+        """Whether the file is there, whole and unchanged."""
+        path = folder / self.file
+        return path.is_file() and path.stat().st_size == self.size and sha256(path) == self.sha256
+
+
+@dataclass(frozen=True)
+class ClipEntry:
+    """One step's clip."""
+
+    file: str
+    step: int
+    scene: str
+    title: str
+    duration: float
+    width: int
+    height: int
+    fps: float
+    size: int
+    sha256: str
+    poster: FileRef
+    captions: FileRef | None
+    numbers: tuple[str, ...]
+
+    @property
+    def files(self) -> tuple[FileRef, ...]:
+        own = FileRef(self.file, self.size, self.sha256)
+        return (own, self.poster, *((self.captions,) if self.captions else ()))
+
+    def matches(self, folder: Path) -> bool:
+        return all(ref.matches(folder) for ref in self.files)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self) | {"numbers": list(self.numbers)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ClipEntry:
+        captions = data["captions"]
+        return cls(
+            **data
+            | {
+                "poster": FileRef(**data["poster"]),
+                "captions": FileRef(**captions) if captions else None,
+                "numbers": tuple(data["numbers"]),
+            }
+        )
+
+
+@dataclass(frozen=True)
+class Chapter:
+    """One chapter of the whole video, in seconds."""
+
+    title: str
+    start: float
+    end: float
+
+
+@dataclass(frozen=True)
+class FullEntry:
+    """The whole lesson as one video."""
+
+    file: str
+    title: str
+    duration: float
+    width: int
+    height: int
+    fps: float
+    size: int
+    sha256: str
+    chapters: tuple[Chapter, ...]
+    captions: tuple[FileRef, ...]
+    numbers: tuple[str, ...]
+
+    @property
+    def files(self) -> tuple[FileRef, ...]:
+        return (FileRef(self.file, self.size, self.sha256), *self.captions)
+
+    def matches(self, folder: Path) -> bool:
+        return all(ref.matches(folder) for ref in self.files)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self) | {
+            "chapters": [asdict(c) for c in self.chapters],
+            "captions": [asdict(c) for c in self.captions],
+            "numbers": list(self.numbers),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> FullEntry:
+        return cls(
+            **data
+            | {
+                "chapters": tuple(Chapter(**c) for c in data["chapters"]),
+                "captions": tuple(FileRef(**c) for c in data["captions"]),
+                "numbers": tuple(data["numbers"]),
+            }
+        )
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """Everything in one quality folder after a run."""
+
+    lesson: str
+    quality: str
+    format: str
+    transparent: bool
+    manim: str
+    clips: tuple[ClipEntry, ...]
+    full: FullEntry | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "lesson": self.lesson,
+            "quality": self.quality,
+            "format": self.format,
+            "transparent": self.transparent,
+            "manim": self.manim,
+            "clips": [clip.to_json() for clip in self.clips],
+            "full": self.full.to_json() if self.full else None,
+        }
+
+
+def write_manifest(path: Path, manifest: Manifest) -> None:
+    """Write manifest.json atomically; no timestamps, so an unchanged run writes the same bytes."""
+    write_text(path, json.dumps(manifest.to_json(), indent=2, ensure_ascii=False) + "\n")

@@ -1,0 +1,466 @@
+"""A render run: reuse cached clips, render the rest in parallel, finish, join and describe them."""
+
+from __future__ import annotations
+
+import multiprocessing
+import shutil
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attention_core import Lesson
+
+from . import worker
+from .cache import Records, clip_key, full_key, source_digest
+from .captions import clamp, join, milliseconds, parse_srt, to_srt, to_vtt
+from .files import clean_partials, replacing, sha256, write_text
+from .join import chapters_for, join_clips
+from .manifest import ClipEntry, FileRef, FullEntry, Manifest, write_manifest
+from .media import poster, probe, remux
+from .presets import FULL_NAME, JOINABLE_FORMATS, Quality, clip_name
+from .progress import Display, Row, SummaryRow
+from .selection import takes_minutes
+
+if TYPE_CHECKING:
+    from scenes import LessonScene
+
+__all__ = ["Interrupted", "Options", "minutes_of", "publish", "terminate_on_sigterm"]
+
+T = TypeVar("T")
+
+POSTER_BEFORE_END = 0.5
+"""Seconds before a clip's end its poster frame is taken: the step's finished picture."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """What to render and where."""
+
+    quality: Quality
+    fmt: str
+    transparent: bool
+    out: Path
+    jobs: int
+    force: bool = False
+    """Render the chosen scenes (and join) even when cached."""
+
+    @property
+    def folder(self) -> Path:
+        """Where the finished files land: ``media/high/``."""
+        return self.out / self.quality.name
+
+    @property
+    def work(self) -> Path:
+        """manim's working files, one folder per scene: ``media/.work/high/score/``."""
+        return self.out / ".work" / self.quality.name
+
+
+class Interrupted(BaseException):
+    """SIGTERM arrived; raised like KeyboardInterrupt so every ``finally`` cleans up."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def terminate_on_sigterm() -> Iterator[None]:
+    """Turn SIGTERM into :class:`Interrupted` in the main thread for the duration of the block."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        raise Interrupted(signum)
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Workers started inside inherit SIGINT ignored: Ctrl-C reaches the parent alone."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@dataclass
+class _Run:
+    """One run's state."""
+
+    lesson: Lesson
+    options: Options
+    display: Display
+    records: Records
+    keys: dict[type[LessonScene], str]
+    clips: dict[type[LessonScene], ClipEntry] = field(default_factory=dict)
+    states: dict[type[LessonScene], str] = field(default_factory=dict)
+    failures: dict[type[LessonScene], str] = field(default_factory=dict)
+    join_failure: str | None = None
+
+    def file(self, scene: type[LessonScene]) -> Path:
+        return self.options.folder / f"{clip_name(scene.step, scene.slug)}.{self.options.fmt}"
+
+
+def publish(
+    lesson: Lesson,
+    every_scene: Sequence[type[LessonScene]],
+    chosen: Sequence[type[LessonScene]],
+    options: Options,
+    display: Display,
+) -> int:
+    """Render ``chosen`` (reusing cached clips), join all of them when all are current.
+
+    Returns 0 when every chosen clip is ready, 1 when any scene (or the join) failed.
+    """
+    import manim
+
+    options.folder.mkdir(parents=True, exist_ok=True)
+    for folder in (options.folder, options.folder / ".keys"):
+        clean_partials(folder)
+    sources = source_digest()
+    keys = {
+        scene: clip_key(
+            sources=sources,
+            lesson=lesson,
+            scene=scene.__name__,
+            quality=options.quality.name,
+            fmt=options.fmt,
+            transparent=options.transparent,
+            manim_version=manim.__version__,
+        )
+        for scene in every_scene
+    }
+    run = _Run(lesson, options, display, Records(options.folder), keys)
+    for scene in every_scene:
+        forced = options.force and scene in chosen
+        entry = None if forced else run.records.clip(run.file(scene).name, keys[scene])
+        if entry is not None:
+            run.clips[scene] = entry
+    todo = [scene for scene in chosen if scene not in run.clips]
+    if todo:
+        _render_all(run, every_scene, chosen, todo)
+    else:
+        _plan(run, chosen, {})
+
+    full = _join_if_complete(run, every_scene)
+    write_manifest(
+        options.folder / "manifest.json",
+        Manifest(
+            lesson=lesson.title,
+            quality=options.quality.name,
+            format=options.fmt,
+            transparent=options.transparent,
+            manim=manim.__version__,
+            clips=tuple(run.clips[s] for s in every_scene if s in run.clips),
+            full=full[0] if full else None,
+        ),
+    )
+    rows = [
+        SummaryRow(run.clips[s].file, run.states[s], run.clips[s].duration, run.clips[s].size)
+        for s in chosen
+        if s in run.clips
+    ]
+    if full:
+        rows.append(SummaryRow(full[0].file, full[1], full[0].duration, full[0].size))
+    display.summary(rows)
+    for scene, message in run.failures.items():
+        display.note(f"step {scene.step} ({scene.__name__}) failed: {message}")
+    if run.join_failure:
+        display.note(run.join_failure)
+    return 1 if run.failures or run.join_failure else 0
+
+
+def minutes_of(seconds: float) -> int:
+    """The lesson's length in whole minutes, as ``scenes.timing.lesson_minutes`` rounds it."""
+    return max(1, int(seconds / 60 + 0.5))
+
+
+def _plan(
+    run: _Run, chosen: Sequence[type[LessonScene]], seconds: dict[type[LessonScene], float]
+) -> None:
+    """Show the board: every chosen clip, cached ones already complete."""
+    rows = []
+    for scene in chosen:
+        length = run.clips[scene].duration if scene in run.clips else seconds.get(scene, 0.0)
+        rows.append(Row(clip_name(scene.step, scene.slug), scene.title, length))
+    run.display.plan(rows)
+    for scene in chosen:
+        if scene in run.clips:
+            run.states[scene] = "cached"
+            run.display.cached(clip_name(scene.step, scene.slug))
+
+
+def _render_all(
+    run: _Run,
+    every_scene: Sequence[type[LessonScene]],
+    chosen: Sequence[type[LessonScene]],
+    todo: Sequence[type[LessonScene]],
+) -> None:
+    """Measure, then render, in worker processes; finish each clip here as soon as it is done.
+
+    Measuring is a dry run of each scene in the folder its render will use, so it also fills
+    that render's TeX cache. The lesson's length in minutes (for the title) is computed here,
+    once, from every scene's measured length.
+    """
+    options = run.options
+    needs_minutes = any(map(takes_minutes, todo))
+    to_measure = list(every_scene) if needs_minutes else list(todo)
+    context = multiprocessing.get_context("spawn")
+    events: Any = context.SimpleQueue()
+    executor = ProcessPoolExecutor(
+        max_workers=max(1, min(options.jobs, len(to_measure))),
+        mp_context=context,
+        initializer=worker.init,
+        initargs=(events,),
+    )
+    try:
+        run.display.note(f"measuring {len(to_measure)} scene(s) …")
+        measured = _run_jobs(
+            executor,
+            {scene: _job(run, scene, minutes=0) for scene in to_measure},
+            worker.measure,
+            lambda scene, error: _measure_failed(run, scene, todo, error),
+        )
+        seconds = {scene: float(value) for scene, value in measured.items()}
+        minutes = None
+        if needs_minutes:
+            if len(seconds) == len(every_scene):
+                minutes = minutes_of(sum(seconds[scene] for scene in every_scene))
+            for scene in filter(takes_minutes, todo):
+                if minutes is None and scene not in run.failures:
+                    _fail(run, scene, "the lesson's length is unknown: a scene failed to measure")
+        _plan(run, chosen, seconds)
+        ready = sorted((s for s in todo if s not in run.failures), key=lambda s: -seconds[s])
+        names = {worker.scene_path(scene): clip_name(scene.step, scene.slug) for scene in todo}
+        _run_jobs(
+            executor,
+            {scene: _job(run, scene, minutes=minutes) for scene in ready},
+            worker.render_clip,
+            lambda scene, error: _fail(run, scene, error.message, error.detail),
+            lambda: _drain(events, names, run.display),
+            lambda scene, result: _collect(run, scene, result),
+        )
+    except BaseException:
+        _stop(executor)
+        raise
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _measure_failed(
+    run: _Run,
+    scene: type[LessonScene],
+    todo: Sequence[type[LessonScene]],
+    error: worker.ClipFailed,
+) -> None:
+    if scene in todo:
+        _fail(run, scene, f"measuring: {error.message}", error.detail)
+    else:  # measured only for the title's minutes; its cached clip stays good
+        run.display.note(f"step {scene.step} failed to measure: {error.message}")
+
+
+def _job(run: _Run, scene: type[LessonScene], minutes: int | None) -> worker.ClipJob:
+    options = run.options
+    kwargs = (("minutes", minutes),) if minutes is not None and takes_minutes(scene) else ()
+    return worker.ClipJob(
+        scene=worker.scene_path(scene),
+        lesson=run.lesson,
+        preset=options.quality.preset,
+        fmt=options.fmt,
+        transparent=options.transparent,
+        work=(options.work / scene.slug).resolve(),
+        kwargs=kwargs,
+    )
+
+
+def _run_jobs(
+    executor: ProcessPoolExecutor,
+    jobs: dict[type[LessonScene], worker.ClipJob],
+    function: Callable[[worker.ClipJob], T],
+    failed: Callable[[type[LessonScene], worker.ClipFailed], None],
+    tick: Callable[[], None] = lambda: None,
+    finished: Callable[[type[LessonScene], T], None] = lambda scene, value: None,
+) -> dict[type[LessonScene], T]:
+    """Submit ``jobs`` in order; hand each result (or failure) over as it arrives."""
+    with _sigint_ignored():  # workers are started by submit()
+        futures = {executor.submit(function, job): scene for scene, job in jobs.items()}
+    results: dict[type[LessonScene], T] = {}
+    pending = set(futures)
+    while pending:
+        done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+        tick()
+        for future in sorted(done, key=lambda f: futures[f].step):
+            scene = futures[future]
+            try:
+                value = future.result()
+            except worker.ClipFailed as error:
+                failed(scene, error)
+            except BrokenProcessPool:
+                failed(scene, worker.ClipFailed("its worker process died (out of memory?)"))
+            else:
+                results[scene] = value
+                finished(scene, value)
+    return results
+
+
+def _drain(events: Any, names: dict[str, str], display: Display) -> None:
+    while not events.empty():
+        kind, scene, value = events.get()
+        if kind == "start":
+            display.running(names[scene])
+        else:
+            display.advanced(names[scene], value)
+
+
+def _stop(executor: ProcessPoolExecutor) -> None:
+    """Stop the workers now: a running manim cannot be cancelled any other way."""
+    for process in list(executor._processes.values()):
+        process.terminate()
+    for process in list(executor._processes.values()):
+        process.join(timeout=5)
+
+
+def _collect(run: _Run, scene: type[LessonScene], result: worker.ClipResult) -> None:
+    name = clip_name(scene.step, scene.slug)
+    try:
+        entry = _finish_clip(run, scene, result)
+    except Exception as error:  # ffmpeg failing on one clip must not lose the others
+        _fail(run, scene, f"{type(error).__name__}: {error}")
+    else:
+        run.clips[scene] = entry
+        run.states[scene] = "rendered"
+        run.display.done(name, entry.duration, result.elapsed)
+
+
+def _fail(run: _Run, scene: type[LessonScene], message: str, detail: str = "") -> None:
+    run.failures[scene] = message
+    run.clips.pop(scene, None)
+    run.display.failed(clip_name(scene.step, scene.slug), message)
+    if detail:
+        log = run.options.work / scene.slug / "error.log"
+        log.parent.mkdir(parents=True, exist_ok=True)
+        log.write_text(detail, encoding="utf-8")
+        run.display.note(f"  traceback: {log}")
+
+
+def _finish_clip(run: _Run, scene: type[LessonScene], result: worker.ClipResult) -> ClipEntry:
+    """Move a worker's clip into place byte-reproducibly, with its poster and captions."""
+    final = run.file(scene)
+    with replacing(final) as temporary:
+        remux(result.video, temporary)
+    info = probe(final)
+    poster_file = final.with_suffix(".png")
+    with replacing(poster_file) as temporary:
+        poster(final, temporary, info.duration - POSTER_BEFORE_END)
+    captions_file = final.with_suffix(".srt")
+    captions = None
+    if result.captions is not None:
+        cues = clamp(parse_srt(result.captions.read_text("utf-8")), milliseconds(info.duration))
+        write_text(captions_file, to_srt(cues))
+        captions = FileRef.of(captions_file)
+    else:
+        captions_file.unlink(missing_ok=True)
+    entry = ClipEntry(
+        file=final.name,
+        step=scene.step,
+        scene=scene.__name__,
+        title=scene.title,
+        duration=info.duration,
+        width=info.width,
+        height=info.height,
+        fps=info.fps,
+        size=final.stat().st_size,
+        sha256=sha256(final),
+        poster=FileRef.of(poster_file),
+        captions=captions,
+        numbers=result.numbers,
+    )
+    run.records.save(run.keys[scene], entry)
+    shutil.rmtree(result.video.parent, ignore_errors=True)
+    return entry
+
+
+def _join_if_complete(
+    run: _Run, every_scene: Sequence[type[LessonScene]]
+) -> tuple[FullEntry, str] | None:
+    """The whole video, when the format allows it and every step's clip is current."""
+    options = run.options
+    if options.fmt not in JOINABLE_FORMATS:
+        run.display.note(f"{options.fmt}: the whole-lesson video and its chapters are skipped")
+        return None
+    missing = [scene for scene in every_scene if scene not in run.clips]
+    if missing:
+        steps = ", ".join(str(scene.step) for scene in missing)
+        run.display.note(f"whole-lesson video not joined: step(s) {steps} not ready")
+        return None
+    clips = [run.clips[scene] for scene in every_scene]
+    target = options.folder / f"{FULL_NAME}.{options.fmt}"
+    key = full_key(run.lesson.title, clips)
+    cached = None if options.force else run.records.full(target.name, key)
+    if cached is not None:
+        return cached, "cached"
+    try:
+        return _join(run, clips, target, key), "joined"
+    except Exception as error:
+        run.join_failure = f"joining the whole video failed: {error}"
+        return None
+
+
+def _join(run: _Run, clips: Sequence[ClipEntry], target: Path, key: str) -> FullEntry:
+    folder = run.options.folder
+    lengths = [milliseconds(clip.duration) for clip in clips]
+    chapters = chapters_for([(clip.title, ms) for clip, ms in zip(clips, lengths, strict=True)])
+    join_clips(
+        [folder / clip.file for clip in clips],
+        run.lesson.title,
+        chapters,
+        target,
+        run.options.work / "join",
+    )
+    info = probe(target)
+    cues = join(
+        [
+            (
+                parse_srt((folder / clip.captions.file).read_text("utf-8"))
+                if clip.captions
+                else [],
+                ms,
+            )
+            for clip, ms in zip(clips, lengths, strict=True)
+        ]
+    )
+    srt_file, vtt_file = target.with_suffix(".srt"), target.with_suffix(".vtt")
+    write_text(srt_file, to_srt(cues))
+    write_text(vtt_file, to_vtt(cues))
+    entry = FullEntry(
+        file=target.name,
+        title=run.lesson.title,
+        duration=info.duration,
+        width=info.width,
+        height=info.height,
+        fps=info.fps,
+        size=target.stat().st_size,
+        sha256=sha256(target),
+        chapters=tuple(chapters),
+        captions=(FileRef.of(srt_file), FileRef.of(vtt_file)),
+        numbers=tuple(dict.fromkeys(n for clip in clips for n in clip.numbers)),
+    )
+    run.records.save(key, entry)
+    return entry

@@ -1,0 +1,63 @@
+"""The fixed choices a render is made of: quality presets, formats and output names."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+__all__ = [
+    "ALPHA_FORMATS",
+    "FORMATS",
+    "FULL_NAME",
+    "JOINABLE_FORMATS",
+    "QUALITIES",
+    "Quality",
+    "clip_name",
+]
+
+
+@dataclass(frozen=True)
+class Quality:
+    """A manim quality preset and the folder its files land in."""
+
+    name: str
+    """Command-line name and output folder: ``high`` → ``media/high/``."""
+    preset: str
+    """manim's name for it: ``high_quality``."""
+    width: int
+    height: int
+    fps: int
+
+    @property
+    def frame(self) -> Fraction:
+        """One frame's duration in seconds."""
+        return Fraction(1, self.fps)
+
+    def __str__(self) -> str:
+        return f"{self.height}p{self.fps}"
+
+
+QUALITIES: dict[str, Quality] = {
+    q.name: q
+    for q in (
+        Quality("low", "low_quality", 854, 480, 15),
+        Quality("medium", "medium_quality", 1280, 720, 30),
+        Quality("high", "high_quality", 1920, 1080, 60),
+        Quality("production", "production_quality", 2560, 1440, 60),
+        Quality("4k", "fourk_quality", 3840, 2160, 60),
+    )
+}
+
+FORMATS = ("mp4", "webm", "gif", "mov")
+ALPHA_FORMATS = frozenset({"mov", "webm"})
+"""Containers whose codecs (qtrle, VP9) keep an alpha channel."""
+JOINABLE_FORMATS = frozenset({"mp4", "webm", "mov"})
+"""GIF has no chapters and joins badly, so the whole-lesson video skips it."""
+
+FULL_NAME = "attention_by_hand"
+"""Stem of the whole-lesson video and its captions."""
+
+
+def clip_name(step: int, slug: str) -> str:
+    """The stem of a step's files: ``03_score``."""
+    return f"{step:02d}_{slug}"

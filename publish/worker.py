@@ -1,0 +1,212 @@
+"""Render one scene in a worker process, in a media folder of its own.
+
+Each worker imports manim once (in :func:`init`) and renders under ``manim.tempconfig`` with its
+own ``media_dir``, so concurrent renders never share TeX or text caches
+(``media/Tex/<hash>_.svg`` is written non-atomically by manim).
+"""
+
+from __future__ import annotations
+
+import importlib
+import shutil
+import signal
+import threading
+import time
+import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from attention_core import Lesson
+
+__all__ = [
+    "ClipFailed",
+    "ClipJob",
+    "ClipResult",
+    "Event",
+    "init",
+    "measure",
+    "render_clip",
+    "work_folder",
+]
+
+BUSY = ".busy"
+"""Present in a work folder while a render runs there: if a run finds it, the last one was
+killed mid-write, and the folder's caches cannot be trusted."""
+
+
+@dataclass(frozen=True)
+class ClipJob:
+    """Everything a worker needs to render one scene (picklable)."""
+
+    scene: str
+    """Where the scene class lives, ``module:QualName`` (``scenes.step3_score:Step3Score``)."""
+    lesson: Lesson
+    preset: str
+    """manim quality preset: ``low_quality``."""
+    fmt: str
+    transparent: bool
+    work: Path
+    kwargs: tuple[tuple[str, Any], ...] = ()
+    """Extra scene arguments, e.g. ``(("minutes", 4),)`` for the title."""
+
+
+@dataclass(frozen=True)
+class ClipResult:
+    """Where a worker left its clip, and what the clip shows."""
+
+    scene: str
+    video: Path
+    captions: Path | None
+    seconds: float
+    numbers: tuple[str, ...]
+    elapsed: float
+
+
+class ClipFailed(Exception):
+    """A scene raised while rendering; carries the message and traceback as plain text."""
+
+    def __init__(self, message: str, detail: str = "") -> None:
+        super().__init__(message, detail)
+        self.message = message
+        self.detail = detail
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def scene_path(scene_class: type) -> str:
+    """The importable name a worker finds the class by."""
+    return f"{scene_class.__module__}:{scene_class.__qualname__}"
+
+
+def _scene_class(path: str) -> Any:
+    module, _, name = path.partition(":")
+    found: Any = importlib.import_module(module)
+    for part in name.split("."):
+        found = getattr(found, part)
+    return found
+
+
+Event = tuple[str, str, float]
+"""(kind, scene path, value): ("start", path, 0.0), or ("time", path, seconds rendered so far)."""
+
+_events: Any = None
+
+
+def init(events: Any) -> None:
+    """Worker start-up: leave Ctrl-C to the parent, which stops the pool, and import manim once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    global _events
+    _events = events
+    import manim  # noqa: F401
+    from tqdm import tqdm
+
+    import scenes  # noqa: F401
+
+    # manim's (silenced) progress bars would otherwise make tqdm create a multiprocessing lock,
+    # a named semaphore that outlives a worker stopped by Ctrl-C and makes Python warn of a leak.
+    tqdm.set_lock(threading.RLock())
+
+
+def _emit(kind: str, scene: str, value: float = 0.0) -> None:
+    if _events is not None:
+        _events.put((kind, scene, value))
+
+
+def settings(job: ClipJob) -> dict[str, Any]:
+    """The manim config for one job: its quality and format, every folder inside ``job.work``."""
+    return {
+        "quality": job.preset,
+        "format": job.fmt,
+        "transparent": job.transparent,
+        "media_dir": str(job.work),
+        "video_dir": str(job.work / "video"),
+        "partial_movie_dir": str(job.work / "partial"),
+        "images_dir": str(job.work / "images"),
+        "output_file": "",
+        "log_to_file": False,
+        "disable_caching": True,
+        # One encoder thread: x264's sliced threads can vary a slice by a byte from run to run
+        # (the pictures decode the same, the file hashes do not). Renders run one per core, so
+        # the encoder's own threads would buy little anyway.
+        "video_encoder_options": {"threads": "1"},
+        "progress_bar": "none",
+        "verbosity": "WARNING",
+        "preview": False,
+        "save_sections": False,
+        "dry_run": False,
+    }
+
+
+@contextmanager
+def work_folder(work: Path) -> Iterator[None]:
+    """Work in ``work``, wiping it first if a killed run left it half-written."""
+    busy = work / BUSY
+    if busy.exists():
+        shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True, exist_ok=True)
+    busy.touch()
+    try:
+        yield
+    finally:
+        busy.unlink(missing_ok=True)
+
+
+def _failed(error: Exception) -> ClipFailed:
+    return ClipFailed(f"{type(error).__name__}: {error}", traceback.format_exc())
+
+
+def measure(job: ClipJob) -> float:
+    """A scene's length in seconds by a dry run, which also fills the TeX cache for its render."""
+    from manim import tempconfig
+
+    from scenes.timing import scene_seconds
+
+    try:
+        with work_folder(job.work), tempconfig({"media_dir": str(job.work)}):
+            return scene_seconds(_scene_class(job.scene), job.lesson, **dict(job.kwargs))
+    except Exception as error:
+        raise _failed(error) from None
+
+
+def render_clip(job: ClipJob) -> ClipResult:
+    """Render ``job.scene``; raise :class:`ClipFailed` (picklable) if the scene raises."""
+    started = time.monotonic()
+    _emit("start", job.scene)
+    try:
+        with work_folder(job.work):
+            for stale in ("video", "partial"):
+                shutil.rmtree(job.work / stale, ignore_errors=True)
+            result = _render(job, started)
+            shutil.rmtree(job.work / "partial", ignore_errors=True)
+    except Exception as error:
+        raise _failed(error) from None
+    return result
+
+
+def _render(job: ClipJob, started: float) -> ClipResult:
+    from manim import tempconfig
+
+    from scenes.probe import record
+
+    scene_class = _scene_class(job.scene)
+    with tempconfig(settings(job)):
+        scene = scene_class(lesson=job.lesson, **dict(job.kwargs))
+        probe = record(scene, after_each=lambda: _emit("time", job.scene, float(scene.time)))
+        scene.render()
+        plan = scene.output_plan
+        video = plan.primary_artifact
+        captions = plan.subcaption_file
+    if video is None or not video.is_file():
+        raise RuntimeError(f"manim wrote no video (expected {video})")
+    return ClipResult(
+        scene=job.scene,
+        video=video,
+        captions=captions if captions is not None and captions.is_file() else None,
+        seconds=float(scene.time),
+        numbers=tuple(probe.numbers_in_order),
+        elapsed=time.monotonic() - started,
+    )

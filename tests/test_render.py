@@ -1,0 +1,632 @@
+"""render.py: pure parts on tables of cases, then real low-quality renders inspected with ffprobe.
+
+The full set is rendered once per module (``rendered``); the other render tests work on copies
+of it, so that only the interrupt test renders a clip again.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+
+import render
+from attention_core import default_lesson
+from publish import captions, join, media, tools
+from publish.cache import Records, clip_key, source_digest
+from publish.captions import Cue
+from publish.files import PARTIAL, clean_partials, replacing, sha256
+from publish.manifest import ClipEntry, FileRef
+from publish.pipeline import Options, minutes_of, publish
+from publish.presets import FULL_NAME, QUALITIES
+from publish.progress import PlainDisplay, RichDisplay, Row, SummaryRow
+from publish.selection import SelectionError, select
+from scenes import SCENES
+
+from .test_scenes import allowed_numbers
+
+ROOT = Path(__file__).parent.parent
+LOW = QUALITIES["low"]
+FRAME = 1 / LOW.fps
+
+
+# --- pure parts -------------------------------------------------------------------------------
+
+SRT = """1
+00:00:00,000 --> 00:00:02,500
+First line.
+
+2
+00:00:02,500 --> 00:00:05,125
+Second line, with a comma.
+"""
+
+
+def test_srt_is_read_into_millisecond_cues() -> None:
+    assert captions.parse_srt(SRT) == [
+        Cue(0, 2500, "First line."),
+        Cue(2500, 5125, "Second line, with a comma."),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("cue", "duration", "kept"),
+    [
+        (Cue(0, 1000, "a"), 2000, Cue(0, 1000, "a")),
+        (Cue(1500, 2010, "a"), 2000, Cue(1500, 2000, "a")),
+        (Cue(-20, 500, "a"), 2000, Cue(0, 500, "a")),
+        (Cue(2000, 2100, "a"), 2000, None),
+    ],
+)
+def test_a_cue_is_cut_to_its_clip(cue: Cue, duration: int, kept: Cue | None) -> None:
+    assert captions.clamp([cue], duration) == ([kept] if kept else [])
+
+
+def test_joined_cues_are_shifted_by_the_clips_before_them() -> None:
+    first = [Cue(0, 1000, "one"), Cue(1000, 2100, "two")]
+    second = [Cue(0, 500, "three")]
+    assert captions.join([(first, 2000), (second, 700), (first[:1], 1000)]) == [
+        Cue(0, 1000, "one"),
+        Cue(1000, 2000, "two"),
+        Cue(2000, 2500, "three"),
+        Cue(2700, 3700, "one"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("ms", "srt_stamp", "vtt_stamp"),
+    [
+        (0, "00:00:00,000", "00:00:00.000"),
+        (61_001, "00:01:01,001", "00:01:01.001"),
+        (3_723_456, "01:02:03,456", "01:02:03.456"),
+    ],
+)
+def test_timestamps_in_srt_and_vtt(ms: int, srt_stamp: str, vtt_stamp: str) -> None:
+    cue = Cue(ms, ms + 1, "x")
+    assert f"{srt_stamp} --> " in captions.to_srt([cue])
+    assert f"{vtt_stamp} --> " in captions.to_vtt([cue])
+
+
+def test_srt_round_trips_and_vtt_escapes_markup() -> None:
+    cues = [Cue(0, 900, "q · k < 3 & more"), Cue(900, 1800, "two")]
+    assert captions.parse_srt(captions.to_srt(cues)) == cues
+    vtt = captions.to_vtt(cues)
+    assert vtt.startswith("WEBVTT\n\n")
+    assert "q · k &lt; 3 &amp; more" in vtt
+
+
+def test_chapters_follow_each_other() -> None:
+    chapters = join.chapters_for([("A", 1500), ("B", 2000)])
+    assert [(c.title, c.start, c.end) for c in chapters] == [("A", 0, 1.5), ("B", 1.5, 3.5)]
+
+
+def test_ffmetadata_escapes_its_syntax() -> None:
+    text = join.ffmetadata("a=b", join.chapters_for([("x;y#z\\", 1000)]))
+    assert text.startswith(";FFMETADATA1\ntitle=a\\=b\n")
+    assert "START=0\nEND=1000\ntitle=x\\;y\\#z\\\\\n" in text
+
+
+def test_concat_list_quotes_any_file_name(tmp_path: Path) -> None:
+    listing = join.concat_list([tmp_path / "it's.mp4"])
+    assert listing == f"file '{tmp_path.resolve()}/it'\\''s.mp4'\n"
+
+
+@pytest.mark.parametrize(
+    ("wanted", "steps"),
+    [
+        ([], [1, 2, 3, 4, 5, 6, 7]),
+        (["3"], [3]),
+        (["03"], [3]),
+        (["Step5Mix"], [5]),
+        (["step5mix"], [5]),
+        (["answer", "1"], [1, 7]),
+        (["06_rival", "6"], [6]),
+    ],
+)
+def test_scenes_are_chosen_by_step_class_or_slug(wanted: list[str], steps: list[int]) -> None:
+    assert [scene.step for scene in select(SCENES, wanted)] == steps
+
+
+@pytest.mark.parametrize("wanted", ["8", "0", "Step9", "nothing"])
+def test_an_unknown_scene_is_refused_with_the_choices(wanted: str) -> None:
+    with pytest.raises(SelectionError, match="Step3Score"):
+        select(SCENES, [wanted])
+
+
+def test_missing_tools_are_named_with_the_packages_to_install() -> None:
+    present = {"latex": "/usr/bin/latex", "kpsewhich": "/usr/bin/kpsewhich"}
+    missing = tools.missing_tools([tools.LATEX, tools.DVISVGM, tools.FFMPEG], present.get)
+    assert [tool.name for tool in missing] == ["dvisvgm", "ffmpeg"]
+    assert tools.install_line(missing) == "sudo apt-get install dvisvgm ffmpeg"
+    both = tools.missing_tools([tools.FFMPEG, tools.FFPROBE], lambda name: None)
+    assert tools.install_line(both) == "sudo apt-get install ffmpeg"
+
+
+def test_minutes_round_as_the_timing_module_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The parent computes the title's minutes from the lengths it measured in the workers."""
+    from scenes import timing
+
+    for total in (10.0, 89.0, 91.0, 149.0, 151.0, 271.0):
+        each = total / len(SCENES)
+        monkeypatch.setattr(timing, "scene_seconds", lambda *args, _each=each, **kw: _each)
+        assert minutes_of(sum([each] * len(SCENES))) == timing.lesson_minutes.__wrapped__(
+            default_lesson()
+        )
+
+
+def test_every_input_of_a_clip_changes_its_key() -> None:
+    lesson = default_lesson()
+    base: dict[str, Any] = {
+        "sources": source_digest(),
+        "lesson": lesson,
+        "scene": "Step3Score",
+        "quality": "low",
+        "fmt": "mp4",
+        "transparent": False,
+        "manim_version": "0.22.0",
+    }
+    changed = [
+        {"sources": "0" * 64},
+        {"lesson": replace(lesson, title="Other")},
+        {"scene": "Step4Softmax"},
+        {"quality": "high"},
+        {"fmt": "webm"},
+        {"transparent": True},
+        {"manim_version": "0.23.0"},
+    ]
+    keys = {clip_key(**base)} | {clip_key(**(base | change)) for change in changed}
+    assert len(keys) == 1 + len(changed)
+    assert clip_key(**base) == clip_key(**base)
+
+
+def test_a_record_is_trusted_only_while_its_files_are_unchanged(tmp_path: Path) -> None:
+    for name in ("01_a.mp4", "01_a.png"):
+        (tmp_path / name).write_bytes(name.encode())
+    entry = ClipEntry(
+        file="01_a.mp4",
+        step=1,
+        scene="A",
+        title="A",
+        duration=1.0,
+        width=2,
+        height=2,
+        fps=15.0,
+        size=8,
+        sha256=sha256(tmp_path / "01_a.mp4"),
+        poster=FileRef.of(tmp_path / "01_a.png"),
+        captions=None,
+        numbers=("1",),
+    )
+    records = Records(tmp_path)
+    records.save("key", entry)
+    assert records.clip("01_a.mp4", "key") == entry
+    assert records.clip("01_a.mp4", "other key") is None
+    (tmp_path / "01_a.png").write_bytes(b"01_a.pnG")
+    assert records.clip("01_a.mp4", "key") is None
+
+
+def test_a_file_appears_only_when_complete(tmp_path: Path) -> None:
+    final = tmp_path / "clip.mp4"
+    final.write_text("old")
+
+    def interrupted_write() -> None:
+        with replacing(final) as temporary:
+            temporary.write_text("half")
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        interrupted_write()
+    assert final.read_text() == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["clip.mp4"]
+    with replacing(final) as temporary:
+        assert temporary.suffix == ".mp4"
+        assert PARTIAL in temporary.name
+        temporary.write_text("new")
+    assert final.read_text() == "new"
+    leftover = tmp_path / f".clip.999{PARTIAL}.mp4"
+    leftover.write_text("killed")
+    assert clean_partials(tmp_path) == [leftover]
+
+
+def test_plain_and_live_displays_report_every_event() -> None:
+    plain, live = io.StringIO(), io.StringIO()
+    rich = RichDisplay(Console(file=live, force_terminal=True, width=120))
+    for display in (PlainDisplay(plain), rich):
+        with display:
+            display.plan([Row("01_a", "A", 2.0), Row("02_b", "B", 3.0)])
+            display.cached("01_a")
+            display.running("02_b")
+            display.advanced("02_b", 1.5)
+            display.done("02_b", 3.0, 4.0)
+            display.failed("02_b", "[not markup]")
+            display.summary([SummaryRow("01_a.mp4", "cached", 2.0, 2_000_000)])
+    lines = plain.getvalue().splitlines()
+    assert lines[:3] == [
+        "cached   01_a",
+        "running  02_b",
+        "done     02_b  (3.0 s of video in 4.0 s)",
+    ]
+    assert "0:02.0" in lines[-1]
+    assert "2.0 MB" in lines[-1]
+    shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", live.getvalue())
+    assert "02_b failed: [not markup]" in shown
+    assert "01_a.mp4" in shown
+
+
+# --- the command line, without rendering ---------------------------------------------------------
+
+
+def test_transparent_mp4_or_gif_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    for fmt in ("mp4", "gif"):
+        assert render.main(["--transparent", "--format", fmt]) == 2
+        assert "--transparent needs --format mov or webm" in capsys.readouterr().err
+
+
+def test_a_bad_flag_exits_2() -> None:
+    with pytest.raises(SystemExit) as stop:
+        render.main(["--quality", "ultra"])
+    assert stop.value.code == 2
+
+
+def test_an_unknown_scene_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert render.main(["--scene", "42", "--out", str(tmp_path / "out")]) == 2
+    assert "no such scene" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_broken_lesson_exits_2_naming_the_field_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = (ROOT / "attention_core" / "lesson.toml").read_text("utf-8")
+    broken = tmp_path / "broken.toml"
+    broken.write_text(text.replace("key = [0, 1, 0, 0]", "key = [0, 1, 0]"), "utf-8")
+    out = tmp_path / "out"
+    assert render.main(["--lesson", str(broken), "--quality", "low", "--out", str(out)]) == 2
+    assert "tokens[2].key: expected 4 numbers" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_a_missing_tool_is_named_before_anything_renders(tmp_path: Path) -> None:
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    out = tmp_path / "out"
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "render.py"), "--quality", "low", "--out", str(out)],
+        env={**os.environ, "PATH": str(empty)},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    for name in ("latex", "dvisvgm", "ffmpeg", "ffprobe"):
+        assert f"missing {name} " in result.stderr
+    assert "sudo apt-get install texlive-latex-base dvisvgm" in result.stderr
+    assert not out.exists()
+
+
+# --- real renders at low quality -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """The full set rendered once, and how the run went."""
+
+    out: Path
+    stdout: str
+    seconds: float
+
+    @property
+    def folder(self) -> Path:
+        return self.out / LOW.name
+
+    @property
+    def manifest(self) -> dict[str, Any]:
+        data: dict[str, Any] = json.loads((self.folder / "manifest.json").read_text("utf-8"))
+        return data
+
+    @property
+    def full(self) -> Path:
+        return self.folder / f"{FULL_NAME}.mp4"
+
+
+def cli(out: Path, *args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    """Run render.py at low quality, as a user would (output piped: plain progress lines)."""
+    return subprocess.run(
+        [sys.executable, str(ROOT / "render.py"), "--quality", "low", "--out", str(out), *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory: pytest.TempPathFactory) -> Rendered:
+    out = tmp_path_factory.mktemp("media")
+    started = time.monotonic()
+    result = cli(out)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return Rendered(out, result.stdout, time.monotonic() - started)
+
+
+@pytest.fixture
+def copy_of(rendered: Rendered, tmp_path: Path) -> Path:
+    """A private copy of the rendered output folder (with its caches) to run again into."""
+    out = tmp_path / "media"
+    shutil.copytree(rendered.out, out, symlinks=True)
+    return out
+
+
+def clip_files(folder: Path) -> list[Path]:
+    return [folder / f"{scene.step:02d}_{scene.slug}.mp4" for scene in SCENES]
+
+
+@pytest.mark.render
+def test_every_step_has_a_clip_a_poster_and_captions(rendered: Rendered) -> None:
+    names = {p.name for p in rendered.folder.iterdir()}
+    for clip in clip_files(rendered.folder):
+        assert {clip.name, clip.with_suffix(".png").name, clip.with_suffix(".srt").name} <= names
+    for suffix in (".mp4", ".srt", ".vtt"):
+        assert f"{FULL_NAME}{suffix}" in names
+    assert not [name for name in names if PARTIAL in name]
+    for clip in clip_files(rendered.folder):
+        assert f"done     {clip.stem}" in rendered.stdout
+
+
+@pytest.mark.render
+def test_resolution_and_frame_rate_match_the_preset(rendered: Rendered) -> None:
+    for path in [*clip_files(rendered.folder), rendered.full]:
+        info = media.probe(path)
+        assert (info.width, info.height, info.fps) == (LOW.width, LOW.height, LOW.fps), path.name
+        assert (info.codec, info.pixel_format) == ("h264", "yuv420p")
+    for clip in clip_files(rendered.folder):
+        poster = media.probe(clip.with_suffix(".png"))
+        assert (poster.width, poster.height) == (LOW.width, LOW.height)
+
+
+@pytest.mark.render
+def test_the_full_video_lasts_as_long_as_its_clips(rendered: Rendered) -> None:
+    clips = sum(media.probe(path).duration for path in clip_files(rendered.folder))
+    assert abs(media.probe(rendered.full).duration - clips) <= FRAME
+
+
+@pytest.mark.render
+def test_the_full_video_has_a_chapter_per_step(rendered: Rendered) -> None:
+    chapters = media.chapters(rendered.full)
+    assert [title for title, _, _ in chapters] == [scene.title for scene in SCENES]
+    start = 0.0
+    for (_, chapter_start, chapter_end), clip in zip(
+        chapters, clip_files(rendered.folder), strict=True
+    ):
+        duration = media.probe(clip).duration
+        assert abs(chapter_start - start) <= FRAME
+        assert abs(chapter_end - (start + duration)) <= FRAME
+        start += duration
+
+
+@pytest.mark.render
+def test_captions_parse_and_stay_inside_each_clip(rendered: Rendered) -> None:
+    every: list[Cue] = []
+    offset = 0
+    for clip in clip_files(rendered.folder):
+        cues = captions.parse_srt(clip.with_suffix(".srt").read_text("utf-8"))
+        duration = captions.milliseconds(media.probe(clip).duration)
+        assert cues, clip.name
+        for cue in cues:
+            assert 0 <= cue.start < cue.end <= duration, (clip.name, cue)
+        every += [cue.shifted(offset) for cue in cues]
+        offset += duration
+    full = rendered.folder / FULL_NAME
+    assert captions.parse_srt(full.with_suffix(".srt").read_text("utf-8")) == every
+    vtt = full.with_suffix(".vtt").read_text("utf-8")
+    assert vtt.startswith("WEBVTT")
+    assert vtt.count(" --> ") == len(every)
+
+
+@pytest.mark.render
+def test_the_manifest_describes_every_file_truly(rendered: Rendered) -> None:
+    manifest = rendered.manifest
+    assert (manifest["quality"], manifest["format"]) == ("low", "mp4")
+    assert [clip["step"] for clip in manifest["clips"]] == [scene.step for scene in SCENES]
+    assert [clip["title"] for clip in manifest["clips"]] == [scene.title for scene in SCENES]
+    for entry in [*manifest["clips"], manifest["full"]]:
+        path = rendered.folder / entry["file"]
+        assert entry["sha256"] == sha256(path)
+        assert entry["size"] == path.stat().st_size
+        assert abs(entry["duration"] - media.probe(path).duration) < 1e-3
+        assert (entry["width"], entry["height"], entry["fps"]) == (LOW.width, LOW.height, LOW.fps)
+        companions = (
+            [entry["poster"], entry["captions"]] if "poster" in entry else entry["captions"]
+        )
+        for companion in companions:
+            assert companion["sha256"] == sha256(rendered.folder / companion["file"])
+    assert len(manifest["full"]["chapters"]) == len(SCENES)
+
+
+@pytest.mark.render
+def test_the_manifest_lists_the_numbers_each_clip_shows(rendered: Rendered) -> None:
+    allowed = allowed_numbers(default_lesson())
+    clips = {clip["scene"]: clip for clip in rendered.manifest["clips"]}
+    for clip in clips.values():
+        assert set(clip["numbers"]) <= allowed, clip["file"]
+    assert {"6", "2", "3"} <= set(clips["Step3Score"]["numbers"])
+    assert set(rendered.manifest["full"]["numbers"]) == {
+        n for clip in clips.values() for n in clip["numbers"]
+    }
+
+
+@pytest.mark.render
+def test_a_second_run_reuses_everything(rendered: Rendered, copy_of: Path) -> None:
+    before = {p.name: sha256(p) for p in (copy_of / LOW.name).iterdir() if p.is_file()}
+    started = time.monotonic()
+    result = cli(copy_of)
+    took = time.monotonic() - started
+    assert result.returncode == 0, result.stderr
+    assert "running" not in result.stdout
+    assert "measuring" not in result.stdout
+    for clip in clip_files(rendered.folder):
+        assert f"cached   {clip.stem}" in result.stdout
+    assert f"{FULL_NAME}.mp4" in result.stdout
+    assert "joined" not in result.stdout
+    after = {p.name: sha256(p) for p in (copy_of / LOW.name).iterdir() if p.is_file()}
+    assert after == before
+    assert took < 30, f"a cached run took {took:.1f} s"
+
+
+@pytest.mark.render
+def test_scene_picks_steps_from_the_cache(copy_of: Path) -> None:
+    result = cli(copy_of, "--scene", "3", "--scene", "Step5Mix", "--scene", "answer")
+    assert result.returncode == 0, result.stderr
+    cached = [line.split()[1] for line in result.stdout.splitlines() if line.startswith("cached")]
+    assert cached == ["03_score", "05_mix", "07_answer"]
+
+
+@pytest.mark.render
+def test_list_prints_each_step_and_its_length(
+    rendered: Rendered, copy_of: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["--list", "--scene", "5", "--scene", "score", "--quality", "low", "--out", str(copy_of)]
+    assert render.main(args) == 0
+    lines = capsys.readouterr().out.splitlines()
+    durations = {clip["scene"]: clip["duration"] for clip in rendered.manifest["clips"]}
+    rows = {line.split()[1]: line.split() for line in lines[1:-1]}
+    assert list(rows) == ["Step3Score", "Step5Mix"]
+    for scene, row in rows.items():
+        minutes, seconds = row[3].split(":")
+        # A dry run adds run times exactly; a render rounds each animation to whole frames.
+        assert abs(int(minutes) * 60 + float(seconds) - durations[scene]) <= 0.5
+    assert lines[-1].split()[0] == "total"
+
+
+@pytest.mark.render
+def test_dry_run_prints_what_a_scene_shows_and_renders_nothing(
+    copy_of: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = sorted((copy_of / LOW.name).iterdir())
+    args = ["--dry-run", "--scene", "3", "--quality", "low", "--out", str(copy_of)]
+    assert render.main(args) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith("03_score  Step3Score")
+    numbers = next(line for line in printed.splitlines() if "numbers:" in line)
+    assert {"6", "2", "3"} <= set(numbers.split(":")[1].replace(",", " ").split())
+    assert "Score every token against the query" in printed
+    assert sorted((copy_of / LOW.name).iterdir()) == before
+
+
+def _wait_for(process: subprocess.Popen[str], line: str, timeout: float = 300) -> list[str]:
+    """Read the run's output until ``line`` appears; everything read so far."""
+    assert process.stdout is not None
+    seen: list[str] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        got = process.stdout.readline()
+        if not got:
+            break
+        seen.append(got.rstrip("\n"))
+        if got.startswith(line):
+            return seen
+    raise AssertionError(f"never saw {line!r}: {seen}")
+
+
+def _as_in_a_terminal() -> None:
+    """A shell's background jobs start with SIGINT ignored; a user at a terminal has it on."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _interrupt(out: Path, victim: str, stop: signal.Signals) -> tuple[int | None, str]:
+    """Start a run, stop it while ``victim`` renders: its exit code and everything it printed.
+
+    SIGINT goes to the whole process group, as Ctrl-C in a terminal does; SIGTERM to the
+    parent alone, as ``kill`` does.
+    """
+    process = subprocess.Popen(
+        [sys.executable, str(ROOT / "render.py"), "--quality", "low", "--out", str(out)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=_as_in_a_terminal,
+    )
+    try:
+        seen = _wait_for(process, f"running  {victim}")
+        time.sleep(2)
+        if stop == signal.SIGINT:
+            os.killpg(process.pid, stop)
+        else:
+            process.send_signal(stop)
+        rest, errors = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    return process.returncode, "\n".join([*seen, rest, errors])
+
+
+@pytest.mark.render
+def test_an_interrupted_run_leaves_no_partial_file_and_the_next_finishes(
+    rendered: Rendered, copy_of: Path
+) -> None:
+    folder = copy_of / LOW.name
+    clips = rendered.manifest["clips"]
+    # The shortest clip that still takes seconds to render (the title would re-measure all).
+    victim = min(
+        (c for c in clips if c["step"] > 1 and c["duration"] > 10), key=lambda c: c["duration"]
+    )
+    stem = Path(victim["file"]).stem
+    for path in folder.glob(f"{stem}.*"):
+        path.unlink()
+    whole = {clip["file"]: clip["sha256"] for clip in clips}
+    whole[f"{FULL_NAME}.mp4"] = rendered.manifest["full"]["sha256"]
+
+    for stop, code in ((signal.SIGINT, 130), (signal.SIGTERM, 128 + signal.SIGTERM)):
+        returned, printed = _interrupt(copy_of, stem, stop)
+        assert returned == code, printed
+        names = {p.name for p in folder.iterdir()}
+        assert not [name for name in names if PARTIAL in name], names
+        assert victim["file"] not in names
+        for name, digest in whole.items():
+            if name in names:
+                assert sha256(folder / name) == digest, f"{name} changed under its final name"
+
+    result = cli(copy_of)
+    assert result.returncode == 0, result.stdout + result.stderr
+    running = [line for line in result.stdout.splitlines() if line.startswith("running")]
+    assert running == [f"running  {stem}"], result.stdout
+    assert f"done     {stem}" in result.stdout
+    # Rendered again from scratch, the clip is byte-identical: renders are deterministic.
+    assert sha256(folder / victim["file"]) == whole[victim["file"]], result.stdout
+    assert sha256(folder / f"{FULL_NAME}.mp4") == whole[f"{FULL_NAME}.mp4"], result.stdout
+
+
+@pytest.mark.render
+def test_a_failing_scene_is_named_and_the_others_are_kept(tmp_path: Path) -> None:
+    from .render_scenes import AlwaysFails, TinyCircle
+
+    log = io.StringIO()
+    options = Options(quality=LOW, fmt="mp4", transparent=False, out=tmp_path, jobs=2)
+    scenes = (TinyCircle, AlwaysFails)
+    with PlainDisplay(log) as display:
+        code = publish(default_lesson(), scenes, scenes, options, display)
+    printed = log.getvalue()
+    assert code == 1
+    assert "FAILED   02_broken: RuntimeError: deliberate failure in AlwaysFails" in printed
+    assert "step 2 (AlwaysFails) failed" in printed
+    assert "done     01_tiny" in printed
+    manifest = json.loads((tmp_path / LOW.name / "manifest.json").read_text("utf-8"))
+    assert [clip["file"] for clip in manifest["clips"]] == ["01_tiny.mp4"]
+    assert manifest["full"] is None
+    assert (tmp_path / LOW.name / "01_tiny.mp4").is_file()
+    assert not (tmp_path / LOW.name / "02_broken.mp4").exists()
