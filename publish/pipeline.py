@@ -222,16 +222,9 @@ def _render_all(
     options = run.options
     needs_minutes = any(map(takes_minutes, todo))
     to_measure = list(every_scene) if needs_minutes else list(todo)
-    context = multiprocessing.get_context("spawn")
-    events: Any = context.SimpleQueue()
-    executor = ProcessPoolExecutor(
-        max_workers=max(1, min(options.jobs, len(to_measure))),
-        mp_context=context,
-        initializer=worker.init,
-        initargs=(events,),
-    )
-    try:
-        run.display.note(f"measuring {len(to_measure)} scene(s) …")
+    events: Any = _CONTEXT.SimpleQueue()
+    run.display.note(f"measuring {len(to_measure)} scene(s) …")
+    with _pool(events, min(options.jobs, len(to_measure))) as executor:
         measured = _run_jobs(
             executor,
             {scene: _job(run, scene, minutes=0) for scene in to_measure},
@@ -257,6 +250,22 @@ def _render_all(
             lambda: _drain(events, names, run.display),
             lambda scene, result: _collect(run, scene, result),
         )
+
+
+_CONTEXT = multiprocessing.get_context("spawn")
+
+
+@contextmanager
+def _pool(events: Any, workers: int) -> Iterator[ProcessPoolExecutor]:
+    """Worker processes, stopped at once if anything (Ctrl-C included) interrupts the block."""
+    executor = ProcessPoolExecutor(
+        max_workers=max(1, workers),
+        mp_context=_CONTEXT,
+        initializer=worker.init,
+        initargs=(events,),
+    )
+    try:
+        yield executor
     except BaseException:
         _stop(executor)
         raise
