@@ -90,10 +90,10 @@ def dry_run(lesson: Lesson, chosen: Sequence[type[LessonScene]], work: Path, out
         with dry_media(work / scene.slug):
             probe = run_dry(scene, lesson, **minutes_kwargs(scene, minutes))
         name = clip_name(scene.step, scene.slug)
-        print(f"{name}  {scene.__name__}  {scene.title!r}  {probe.scene.time:.1f} s", file=out)
+        print(f"{name}  {scene.__name__}  {scene.title!r}  {probe.seconds:.1f} s", file=out)
         print(f"  numbers: {', '.join(probe.numbers_in_order) or '-'}", file=out)
-        print(f"  captions: {len(probe.scene.captions)}", file=out)
-        for caption in probe.scene.captions:
+        print(f"  captions: {len(probe.captions)}", file=out)
+        for caption in probe.captions:
             print(f"    » {caption}", file=out)
         print("  on screen:", file=out)
         for text in probe.texts_in_order:

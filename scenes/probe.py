@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -46,10 +47,11 @@ class Shown:
 
 @dataclass
 class Probe:
-    """Every moment's on-screen texts for one scene run."""
+    """Every moment's on-screen texts for one scene run; after a dry run, its length, captions."""
 
-    scene: LessonScene
     moments: list[list[Shown]] = field(default_factory=list)
+    seconds: float = 0.0
+    captions: tuple[str, ...] = ()
 
     @property
     def strings(self) -> set[str]:
@@ -128,7 +130,7 @@ def _plain(string: str) -> str:
 
 def record(scene: LessonScene, after_each: Callable[[], None] | None = None) -> Probe:
     """Snapshot the screen after each play and wait of ``scene`` (dry or really rendered)."""
-    probe = Probe(scene)
+    probe = Probe()
     for name in ("play", "wait"):
         original = getattr(scene, name)
 
@@ -143,7 +145,18 @@ def record(scene: LessonScene, after_each: Callable[[], None] | None = None) -> 
 
 
 def run_dry(scene_class: type[LessonScene], lesson: Lesson, **kwargs: Any) -> Probe:
-    """Construct a scene with animations skipped, snapshotting the screen after each step."""
+    """Construct a scene with animations skipped, snapshotting the screen after each step.
+
+    Runs once per (scene, lesson, arguments) in a process: the scene tests, ``scenes.timing`` and
+    ``render.py --dry-run`` all read the same run. ``kwargs`` must be hashable.
+    """
+    return _run_dry(scene_class, lesson, tuple(sorted(kwargs.items())))
+
+
+@cache
+def _run_dry(
+    scene_class: type[LessonScene], lesson: Lesson, kwargs: tuple[tuple[str, Any], ...]
+) -> Probe:
     settings = {
         "dry_run": True,
         "quality": "low_quality",
@@ -152,7 +165,9 @@ def run_dry(scene_class: type[LessonScene], lesson: Lesson, **kwargs: Any) -> Pr
         "verbosity": "WARNING",
     }
     with tempconfig(settings):
-        scene = scene_class(lesson=lesson, skip_animations=True, **kwargs)
+        scene = scene_class(lesson=lesson, skip_animations=True, **dict(kwargs))
         probe = record(scene)
         scene.render()
+    probe.seconds = float(scene.time)
+    probe.captions = tuple(scene.captions)
     return probe

@@ -6,26 +6,18 @@ import inspect
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from manim import tempconfig
-
 from attention_core import Lesson
+
+from .probe import run_dry
 
 if TYPE_CHECKING:
     from .base import LessonScene
 
 __all__ = ["lesson_minutes", "scene_seconds"]
 
-_DRY_RUN = {
-    "dry_run": True,
-    "quality": "low_quality",
-    "disable_caching": True,
-    "progress_bar": "none",
-    "verbosity": "WARNING",
-}
-
 
 def scene_seconds(scene_class: type[LessonScene], lesson: Lesson, **kwargs: Any) -> float:
-    """The length of one scene's clip in seconds, for this lesson.
+    """The length of one scene's clip in seconds, for this lesson, from its (shared) dry run.
 
     Parameters
     ----------
@@ -36,17 +28,7 @@ def scene_seconds(scene_class: type[LessonScene], lesson: Lesson, **kwargs: Any)
     **kwargs
         Further keyword arguments for the scene (hashable: results are cached per process).
     """
-    return _seconds(scene_class, lesson, tuple(sorted(kwargs.items())))
-
-
-@cache
-def _seconds(
-    scene_class: type[LessonScene], lesson: Lesson, kwargs: tuple[tuple[str, Any], ...]
-) -> float:
-    with tempconfig(_DRY_RUN):
-        scene = scene_class(lesson=lesson, skip_animations=True, **dict(kwargs))
-        scene.render()
-        return float(scene.time)
+    return run_dry(scene_class, lesson, **kwargs).seconds
 
 
 @cache

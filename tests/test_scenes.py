@@ -151,7 +151,7 @@ def _squash(s: str) -> str:
 
 @pytest.mark.parametrize("scene", SCENES, ids=[s.__name__ for s in SCENES])
 def test_every_beat_has_a_caption(scene) -> None:
-    assert probe(scene, "default").scene.captions
+    assert probe(scene, "default").captions
 
 
 def test_no_number_is_typed_into_a_scene() -> None:
