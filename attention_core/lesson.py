@@ -10,7 +10,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .maths import scores
+from . import formatting as fmt
+from .maths import quiz_answer, scores
 
 __all__ = [
     "LIMITS",
@@ -172,6 +173,7 @@ def parse_lesson(data: Mapping[str, Any]) -> Lesson:
     )
     fields.reject_unknown()
     _check_scores(lesson)
+    _check_quiz_options(lesson)
     return lesson
 
 
@@ -193,6 +195,20 @@ def _check_scores(lesson: Lesson) -> None:
             raise LessonError(
                 f"quiz.{name}: {filler:g} must be below the rival's score ({rival_score:.2f}) "
                 f"and at least -{limit:g}"
+            )
+
+
+def _check_quiz_options(lesson: Lesson) -> None:
+    """The quiz's four options must read as four different answers."""
+    options = quiz_answer(lesson).options
+    shown = [fmt.about(x) for x in options]
+    for i, rough in enumerate(shown):
+        if rough in shown[:i]:
+            first = "ABCD"[shown.index(rough)]
+            raise LessonError(
+                f"quiz.filler_score: options {first} and {'ABCD'[i]} would both read {rough!r}; "
+                "move the filler score so that the gap to the rival's score is not 1 and not "
+                "tiny"
             )
 
 

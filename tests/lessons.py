@@ -8,6 +8,7 @@ import tomllib
 from importlib import resources
 from typing import Any
 
+from hypothesis import assume
 from hypothesis import strategies as st
 
 from attention_core import LIMITS
@@ -44,7 +45,9 @@ def lesson_data(draw: st.DrawFn, max_tokens: int = LIMITS.max_tokens) -> dict[st
     data["tokens"] = [token(i) for i in range(draw(st.integers(LIMITS.min_tokens, max_tokens)))]
     data["rival"] = token(99)
     rival_score = float(scores(data["query"], [data["rival"]["key"]])[0])
-    filler = max(-LIMITS.max_abs_score, math.floor(rival_score) - 1)
+    # A gap of 2 to 3 points keeps the quiz's four options apart (a gap of 1 reads like option A).
+    filler = math.floor(rival_score) - 2
+    assume(filler >= -LIMITS.max_abs_score)
     data["quiz"] = {
         "filler_score": filler,
         "bonus_filler_score": max(-LIMITS.max_abs_score, filler - 3),

@@ -95,6 +95,8 @@ BAD_LESSONS = [
     ("tokens.0.key", [99, 0, 1, 1], "tokens[0].key: scores 100.00 against the query; scores must"),
     ("quiz.filler_score", 3, "quiz.filler_score: 3 must be below the rival's score (3.00)"),
     ("quiz.bonus_filler_score", -13, "quiz.bonus_filler_score: -13 must be below"),
+    ("quiz.filler_score", 2, "quiz.filler_score: options A and B would both read '1'"),
+    ("quiz.filler_score", 2.99, "quiz.filler_score: options A and C would both read '1'"),
 ]
 
 
