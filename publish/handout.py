@@ -375,6 +375,7 @@ table { border-collapse: collapse; width: 100%; margin: .6rem 0;
 th, td { border-bottom: 1px solid #ccd; padding: .3rem .5rem; text-align: left; }
 th { font-size: .85rem; font-weight: 600; color: #556; white-space: nowrap; }
 td:not(:first-child) { white-space: nowrap; }
+td:first-child { min-width: 9rem; }
 pre { background: #f3f4f8; padding: .6rem .8rem; border-radius: 4px; }
 ol.options { list-style: none; padding: 0; display: flex; gap: 1rem; }
 ol.options li { border: 1px solid #99a; border-radius: 6px; padding: .4rem .9rem; }
