@@ -3,6 +3,8 @@ captions as speaker notes, and a bookmark at each beat (Alt+End / Alt+Home jump 
 
 from __future__ import annotations
 
+import io
+import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -21,6 +23,8 @@ NOTES_HEADER = "{step}/{steps} · {title}"
 """The first line of each slide's notes, above one line per beat."""
 SLIDE_WIDTH = Emu(12_192_000)
 """13.333 in: a 16:9 slide, the clips' aspect ratio."""
+STAMP = (1980, 1, 1, 0, 0, 0)
+"""Every zip entry's time: the earliest a zip can hold."""
 P14 = "http://schemas.microsoft.com/office/powerpoint/2010/main"
 
 
@@ -28,6 +32,7 @@ def write_pptx(target: Path, title: str, steps: Sequence[Step], folder: Path) ->
     """Write the deck atomically; the clips and posters are read from ``folder``."""
     deck = Presentation()
     deck.core_properties.title = title
+    deck.core_properties.last_modified_by = ""  # the template names python-pptx's author
     clip = steps[0].clip
     deck.slide_width = SLIDE_WIDTH
     deck.slide_height = Emu(SLIDE_WIDTH * clip.height // clip.width)
@@ -47,8 +52,19 @@ def write_pptx(target: Path, title: str, steps: Sequence[Step], folder: Path) ->
         header = NOTES_HEADER.format(step=step.clip.step, steps=len(steps), title=step.clip.title)
         notes = [header, *(f"{clock(beat.start)}  {beat.caption}" for beat in step.beats)]
         slide.notes_slide.notes_text_frame.text = "\n".join(notes)
+    packed = io.BytesIO()
+    deck.save(packed)
     with replacing(target) as temporary:
-        deck.save(str(temporary))
+        _without_timestamps(packed, temporary)
+
+
+def _without_timestamps(packed: io.BytesIO, target: Path) -> None:
+    """Re-zip with fixed entry times, so that the same clips give the same bytes."""
+    with zipfile.ZipFile(packed) as source, zipfile.ZipFile(target, "w") as copy:
+        for entry in source.infolist():
+            fixed = zipfile.ZipInfo(entry.filename, date_time=STAMP)
+            fixed.compress_type = entry.compress_type
+            copy.writestr(fixed, source.read(entry))
 
 
 def _bookmark_beats(picture: etree._Element, step: Step) -> None:

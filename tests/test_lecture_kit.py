@@ -26,7 +26,7 @@ from publish.captions import Cue, parse_srt
 from publish.deck import deck_html
 from publish.handout import handout_html
 from publish.manifest import ClipEntry, FileRef
-from publish.powerpoint import P14
+from publish.powerpoint import P14, write_pptx
 from scenes import SCENES
 
 from .conftest import Rendered
@@ -142,6 +142,14 @@ def test_the_pptx_has_a_slide_per_step_with_its_clip_and_captions(rendered: Rend
         assert [int(mark.get("time")) for mark in marks] == [cue.start for cue in captions[1:]]
 
 
+@pytest.mark.render
+def test_the_same_clips_give_the_same_pptx(rendered: Rendered, tmp_path: Path) -> None:
+    clips = [ClipEntry.from_json(clip) for clip in rendered.manifest["clips"]]
+    again = tmp_path / "slides.pptx"
+    write_pptx(again, LESSONS["default"].title, steps_of(rendered.folder, clips), rendered.folder)
+    assert again.read_bytes() == (rendered.folder / "slides.pptx").read_bytes()
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     if not CHROMIUM.exists():
@@ -250,4 +258,12 @@ def test_the_deck_pauses_after_each_beat_and_moves_on(
     assert page.evaluate("document.body.dataset.slide") == "0"
     assert notes.text_content() == first.beats[0].caption
     visit.screenshot(tmp_path / "slides.png")
+    visit.check_offline()
+
+
+@pytest.mark.render
+def test_the_handout_opens_offline(rendered: Rendered, browser: Browser, tmp_path: Path) -> None:
+    visit = Visit(browser, rendered.folder / "handout.html")
+    assert visit.page.locator("table").count() >= 4
+    visit.screenshot(tmp_path / "handout.png")
     visit.check_offline()
