@@ -3,6 +3,7 @@
 python render.py --quality high            # everything, into media/high/
 python render.py --quality low --scene 3   # one step, quickly
 python render.py --list                    # the steps and how long each runs
+python render.py --slides                  # also an HTML deck and a .pptx to present from
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import sys
 from pathlib import Path
 
 from attention_core import Lesson, LessonError, default_lesson, load_lesson
+from publish.lecture import SLIDE_FORMATS
 from publish.presets import ALPHA_FORMATS, FORMATS, QUALITIES
 from publish.tools import RENDER_TOOLS, SCENE_TOOLS, install_line, missing_tools
 
@@ -61,6 +63,12 @@ def parser() -> argparse.ArgumentParser:
         help="construct every scene without rendering and print what each shows",
     )
     p.add_argument("--force", action="store_true", help="re-render even what is cached")
+    p.add_argument(
+        "--slides",
+        action="store_true",
+        help="also write slides.html (an offline deck that pauses after every beat, captions "
+        "as speaker notes) and slides.pptx (PowerPoint, a slide per step, clips embedded)",
+    )
     return p
 
 
@@ -75,6 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.transparent and args.fmt not in ALPHA_FORMATS:
         return _bad(f"--transparent needs --format mov or webm ({args.fmt} has no alpha channel)")
+    if args.slides and args.fmt not in SLIDE_FORMATS:
+        return _bad(f"--slides needs --format mp4 (PowerPoint cannot play {args.fmt})")
     try:
         lesson: Lesson = load_lesson(args.lesson) if args.lesson else default_lesson()
     except LessonError as error:
@@ -105,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         out=args.out,
         jobs=args.jobs,
         force=args.force,
+        slides=args.slides,
     )
     if args.list:
         preview.list_scenes(lesson, chosen, options.work, sys.stdout)

@@ -22,6 +22,7 @@ from .cache import Records, clip_key, full_key, source_digest
 from .captions import clamp, join, milliseconds, parse_srt, to_srt, to_vtt
 from .files import clean_partials, replacing, sha256, write_text
 from .join import chapters_for, join_clips
+from .lecture import write_kit
 from .manifest import ClipEntry, FileRef, FullEntry, Manifest, write_manifest
 from .media import poster, probe, remux
 from .presets import FULL_NAME, JOINABLE_FORMATS, Quality, clip_name
@@ -50,6 +51,8 @@ class Options:
     jobs: int
     force: bool = False
     """Render the chosen scenes (and join) even when cached."""
+    slides: bool = False
+    """Also write the decks: ``slides.html`` and ``slides.pptx``."""
 
     @property
     def folder(self) -> Path:
@@ -160,17 +163,18 @@ def publish(
         _plan(run, chosen, {})
 
     full = _join_if_complete(run, every_scene)
-    write_manifest(
-        options.folder / "manifest.json",
-        Manifest(
-            lesson=lesson.title,
-            quality=options.quality.name,
-            format=options.fmt,
-            transparent=options.transparent,
-            manim=manim.__version__,
-            clips=tuple(run.clips[s] for s in every_scene if s in run.clips),
-            full=full[0] if full else None,
-        ),
+    manifest = Manifest(
+        lesson=lesson.title,
+        quality=options.quality.name,
+        format=options.fmt,
+        transparent=options.transparent,
+        manim=manim.__version__,
+        clips=tuple(run.clips[s] for s in every_scene if s in run.clips),
+        full=full[0] if full else None,
+    )
+    write_manifest(options.folder / "manifest.json", manifest)
+    kit_notes = write_kit(
+        options.folder, lesson, manifest, steps_wanted=len(every_scene), slides=options.slides
     )
     rows = [
         SummaryRow(run.clips[s].file, run.states[s], run.clips[s].duration, run.clips[s].size)
@@ -184,6 +188,8 @@ def publish(
         display.note(f"step {scene.step} ({scene.__name__}) failed: {message}")
     if run.join_failure:
         display.note(run.join_failure)
+    for note in kit_notes:
+        display.note(note)
     return 1 if run.failures or run.join_failure else 0
 
 

@@ -16,6 +16,8 @@ SYSTEM_PACKAGES=(
   texlive-fonts-recommended texlive-lang-english dvisvgm cm-super-minimal
   # the on-screen sans-serif, with DejaVu as fallback for other scripts
   fonts-inter fonts-dejavu-core
+  # prints the handout as PDF; the tests drive it (playwright) to load the deck and the page
+  chromium
 )
 
 missing=()

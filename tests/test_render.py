@@ -1,7 +1,7 @@
 """render.py: pure parts on tables of cases, then real low-quality renders inspected with ffprobe.
 
-The full set is rendered once per module (``rendered``); the other render tests work on copies
-of it, so that only the interrupt test renders a clip again.
+The full set is rendered once per test session (``rendered``, in conftest.py); the other render
+tests work on copies of it, so that only the interrupt test renders a clip again.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import signal
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +35,7 @@ from publish.progress import PlainDisplay, RichDisplay, Row, SummaryRow
 from publish.selection import SelectionError, select
 from scenes import SCENES
 
+from .conftest import Rendered, cli
 from .test_scenes import allowed_numbers
 
 ROOT = Path(__file__).parent.parent
@@ -318,48 +319,6 @@ def test_a_missing_tool_is_named_before_anything_renders(tmp_path: Path) -> None
 
 
 # --- real renders at low quality -------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Rendered:
-    """The full set rendered once, and how the run went."""
-
-    out: Path
-    stdout: str
-    seconds: float
-
-    @property
-    def folder(self) -> Path:
-        return self.out / LOW.name
-
-    @property
-    def manifest(self) -> dict[str, Any]:
-        data: dict[str, Any] = json.loads((self.folder / "manifest.json").read_text("utf-8"))
-        return data
-
-    @property
-    def full(self) -> Path:
-        return self.folder / f"{FULL_NAME}.mp4"
-
-
-def cli(out: Path, *args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
-    """Run render.py at low quality, as a user would (output piped: plain progress lines)."""
-    return subprocess.run(
-        [sys.executable, str(ROOT / "render.py"), "--quality", "low", "--out", str(out), *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
-
-
-@pytest.fixture(scope="module")
-def rendered(tmp_path_factory: pytest.TempPathFactory) -> Rendered:
-    out = tmp_path_factory.mktemp("media")
-    started = time.monotonic()
-    result = cli(out)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return Rendered(out, result.stdout, time.monotonic() - started)
 
 
 @pytest.fixture

@@ -1,0 +1,161 @@
+"""index.html: every step's clip with poster and captions, the whole video with chapters, and a
+copyable embed snippet per clip. Self-contained; it links only to files beside it."""
+
+from __future__ import annotations
+
+import base64
+import html
+from collections.abc import Sequence
+from pathlib import Path
+
+from .beats import LANGUAGE, Step, clock
+from .manifest import FullEntry
+from .webpage import STYLE_BASE, page
+
+__all__ = ["WORDS", "embed_html", "snippet"]
+
+WORDS: dict[str, str] = {
+    "kit": "Lecture kit",
+    "whole": "The whole lesson",
+    "chapters": "Chapters: click one to jump there.",
+    "steps": "Step by step",
+    "embed": "Embed this clip: copy the snippet, upload the files it names beside your page.",
+    "copy": "Copy",
+    "copied": "Copied",
+    "captions": "English",
+    "handout.html": "the worked maths, every number as in the video, to print",
+    "handout.pdf": "the same, as PDF",
+    "slides.html": "present it: pauses after every beat; → next, ← back, N speaker notes",
+    "slides.pptx": "PowerPoint: a slide per step, clip embedded, captions as speaker notes",
+}
+"""Every English word of the page, by name."""
+
+
+def snippet(step: Step, mime: str) -> str:
+    """The HTML a lecturer pastes into a page to show one clip, with its poster and captions."""
+    clip = step.clip
+    track = (
+        f'\n  <track kind="captions" src="{_attr(step.captions)}" srclang="{LANGUAGE}" '
+        f'label="{WORDS["captions"]}" default>'
+        if step.captions
+        else ""
+    )
+    return (
+        f'<video controls preload="metadata" width="{clip.width}" height="{clip.height}" '
+        f'poster="{_attr(clip.poster.file)}">\n'
+        f'  <source src="{_attr(clip.file)}" type="{mime}">{track}\n</video>'
+    )
+
+
+def embed_html(
+    title: str,
+    steps: Sequence[Step],
+    full: FullEntry | None,
+    mime: str,
+    extras: Sequence[str],
+    folder: Path,
+) -> str:
+    """The page. Tracks are inlined as ``data:`` URLs so captions show even from ``file://``,
+    where browsers refuse to fetch a ``.vtt`` beside the page; the snippets name the files."""
+    body = [f"<h1>{_text(title)}</h1>"]
+    if extras:
+        links = "".join(
+            f'<li><a href="{_attr(name)}">{_text(name)}</a>: {WORDS.get(name, "")}</li>'
+            for name in extras
+        )
+        body.append(f"<h2>{WORDS['kit']}</h2><ul>{links}</ul>")
+    if full is not None:
+        body += _whole(full, steps, mime, folder)
+    body.append(f"<h2>{WORDS['steps']}</h2>")
+    for step in steps:
+        body += _step(step, mime, folder)
+    return page(title, STYLE_BASE + _STYLE, "\n".join(body), _SCRIPT)
+
+
+def _whole(full: FullEntry, steps: Sequence[Step], mime: str, folder: Path) -> list[str]:
+    poster = f' poster="{_attr(steps[0].clip.poster.file)}"' if steps else ""
+    vtt = next((ref.file for ref in full.captions if ref.file.endswith(".vtt")), None)
+    chapters = "".join(
+        f'<li><button data-seek="{chapter.start:.3f}">{clock(chapter.start)} · '
+        f"{_text(chapter.title)}</button></li>"
+        for chapter in full.chapters
+    )
+    return [
+        f"<h2>{WORDS['whole']}</h2>",
+        f'<video id="whole" controls preload="auto"{poster}>'
+        f'<source src="{_attr(full.file)}" type="{mime}">{_track(vtt, folder)}</video>',
+        f"<p class=muted>{WORDS['chapters']}</p><ol class=chapters>{chapters}</ol>",
+    ]
+
+
+def _step(step: Step, mime: str, folder: Path) -> list[str]:
+    clip = step.clip
+    code = _text(snippet(step, mime))
+    return [
+        f'<section class=step id="{_attr(step.stem)}">',
+        f"<h3>{clip.step} · {_text(clip.title)} <span class=muted>({clock(clip.duration)})"
+        "</span></h3>",
+        f'<video controls preload="auto" poster="{_attr(clip.poster.file)}">'
+        f'<source src="{_attr(clip.file)}" type="{mime}">{_track(step.captions, folder)}</video>',
+        f"<p class=muted>{WORDS['embed']}</p>",
+        f"<div class=snippet><pre><code>{code}</code></pre><button class=copy "
+        f'data-done="{WORDS["copied"]}">{WORDS["copy"]}</button></div>',
+        "</section>",
+    ]
+
+
+def _track(vtt: str | None, folder: Path) -> str:
+    if vtt is None:
+        return ""
+    data = base64.b64encode((folder / vtt).read_bytes()).decode("ascii")
+    src = f"data:text/vtt;base64,{data}"
+    return (
+        f'<track kind="captions" src="{_attr(src)}" srclang="{LANGUAGE}" '
+        f'label="{WORDS["captions"]}" default>'
+    )
+
+
+def _text(value: str) -> str:
+    return html.escape(value, quote=False)
+
+
+def _attr(value: str) -> str:
+    return html.escape(value, quote=True)
+
+
+_STYLE = """
+body { max-width: 60rem; }
+video { width: 100%; max-width: 854px; background: #000; border-radius: 6px; display: block; }
+ol.chapters { display: flex; flex-wrap: wrap; gap: .4rem; padding: 0; list-style: none; }
+ol.chapters button, button.copy { font: inherit; padding: .25rem .7rem; border-radius: 5px;
+  border: 1px solid #99a; background: #f3f4f8; cursor: pointer; }
+section.step { margin: 2rem 0; }
+.snippet { position: relative; }
+.snippet pre { background: #f3f4f8; padding: .7rem .9rem; border-radius: 5px; overflow-x: auto; }
+button.copy { position: absolute; top: .4rem; right: .4rem; }
+"""
+
+_SCRIPT = """
+const whole = document.getElementById("whole");
+for (const button of document.querySelectorAll("[data-seek]")) {
+  button.addEventListener("click", () => {
+    whole.currentTime = Number(button.dataset.seek);
+    whole.play();
+  });
+}
+for (const button of document.querySelectorAll("button.copy")) {
+  button.addEventListener("click", async () => {
+    const code = button.previousElementSibling.textContent;
+    try {
+      await navigator.clipboard.writeText(code);
+    } catch {
+      const range = document.createRange();  // file:// pages may not use the clipboard API
+      range.selectNodeContents(button.previousElementSibling);
+      getSelection().removeAllRanges();
+      getSelection().addRange(range);
+      document.execCommand("copy");
+    }
+    button.textContent = button.dataset.done;
+  });
+}
+"""

@@ -1,0 +1,48 @@
+"""The lecture kit beside the clips: embed page and handout on every render, decks on request."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from attention_core import Lesson
+
+from . import deck, embed, handout, powerpoint
+from .beats import steps_of
+from .files import write_text
+from .manifest import Manifest
+
+__all__ = ["DECK_NAME", "PAGE_NAME", "SLIDE_FORMATS", "WEB_FORMATS", "write_kit"]
+
+WEB_FORMATS = {"mp4": "video/mp4", "webm": "video/webm"}
+"""The formats a browser plays, with their MIME types; the embed page is written for these."""
+SLIDE_FORMATS = frozenset({"mp4"})
+"""The formats both decks play: PowerPoint embeds H.264 MP4, not WebM."""
+PAGE_NAME = "index.html"
+DECK_NAME = "slides"
+"""Stem of the presentation files: ``slides.html`` and ``slides.pptx``."""
+
+
+def write_kit(
+    folder: Path, lesson: Lesson, manifest: Manifest, *, steps_wanted: int, slides: bool
+) -> list[str]:
+    """Write the kit for ``manifest``'s files into ``folder``; returns what to tell the user.
+
+    ``steps_wanted`` is the number of steps in the lesson: the decks need every one of them.
+    """
+    notes = []
+    if handout.write_handout(folder, lesson) or not (folder / f"{handout.NAME}.pdf").is_file():
+        notes += handout.print_pdf(folder)
+    mime = WEB_FORMATS.get(manifest.format)
+    if mime is None:
+        return [*notes, f"{PAGE_NAME} skipped: browsers cannot play {manifest.format}"]
+    steps = steps_of(folder, manifest.clips)
+    if slides and len(steps) < steps_wanted:
+        notes.append(f"slides skipped: {steps_wanted - len(steps)} step(s) not rendered yet")
+    elif slides:
+        write_text(folder / f"{DECK_NAME}.html", deck.deck_html(lesson.title, steps, mime))
+        powerpoint.write_pptx(folder / f"{DECK_NAME}.pptx", lesson.title, steps, folder)
+    kit = [f"{handout.NAME}.html", f"{handout.NAME}.pdf", f"{DECK_NAME}.html", f"{DECK_NAME}.pptx"]
+    present = [name for name in kit if (folder / name).is_file()]
+    page = embed.embed_html(lesson.title, steps, manifest.full, mime, present, folder)
+    write_text(folder / PAGE_NAME, page)
+    return [*notes, f"lecture kit: {', '.join([PAGE_NAME, *present])}"]
