@@ -18,6 +18,7 @@ from .selection import takes_minutes
 
 if TYPE_CHECKING:
     from scenes import LessonScene
+    from scenes.probe import Probe
 
 __all__ = ["dry_media", "dry_run", "lesson_minutes", "list_scenes", "measure", "minutes_kwargs"]
 
@@ -82,20 +83,42 @@ def list_scenes(
 
 
 def dry_run(lesson: Lesson, chosen: Sequence[type[LessonScene]], work: Path, out: TextIO) -> None:
-    """Construct each scene without rendering and print every number and text it shows."""
+    """Construct each scene without rendering and print every number and text it shows.
+
+    Each scene is constructed once: its dry run gives its length too. Only the title, which
+    shows the lesson's length, waits for the others and is measured first (its own length does
+    not depend on the digit it shows).
+    """
+    from scenes import SCENES
     from scenes.probe import run_dry
 
-    minutes = lesson_minutes(lesson, work) if any(map(takes_minutes, chosen)) else 0
-    for scene in chosen:
+    from .pipeline import minutes_of
+
+    def probe_of(scene: type[LessonScene], minutes: int = 0) -> Probe:
         with dry_media(work / scene.slug):
-            probe = run_dry(scene, lesson, **minutes_kwargs(scene, minutes))
-        name = clip_name(scene.step, scene.slug)
-        print(f"{name}  {scene.__name__}  {scene.title!r}  {probe.scene.time:.1f} s", file=out)
-        print(f"  numbers: {', '.join(probe.numbers_in_order) or '-'}", file=out)
-        print(f"  captions: {len(probe.scene.captions)}", file=out)
-        for caption in probe.scene.captions:
-            print(f"    » {caption}", file=out)
-        print("  on screen:", file=out)
-        for text in probe.texts_in_order:
-            print(f"    {' '.join(text.split())}", file=out)
-        print(file=out)
+            return run_dry(scene, lesson, **minutes_kwargs(scene, minutes))
+
+    probes = {scene: probe_of(scene) for scene in chosen if not takes_minutes(scene)}
+    titled = [scene for scene in chosen if takes_minutes(scene)]
+    if titled:
+        seconds = [
+            probes[scene].scene.time if scene in probes else measure(scene, lesson, work)
+            for scene in SCENES
+        ]
+        minutes = minutes_of(sum(seconds))
+        probes.update({scene: probe_of(scene, minutes) for scene in titled})
+    for scene in chosen:
+        _print_probe(scene, probes[scene], out)
+
+
+def _print_probe(scene: type[LessonScene], probe: Probe, out: TextIO) -> None:
+    name = clip_name(scene.step, scene.slug)
+    print(f"{name}  {scene.__name__}  {scene.title!r}  {probe.scene.time:.1f} s", file=out)
+    print(f"  numbers: {', '.join(probe.numbers_in_order) or '-'}", file=out)
+    print(f"  captions: {len(probe.scene.captions)}", file=out)
+    for caption in probe.scene.captions:
+        print(f"    » {caption}", file=out)
+    print("  on screen:", file=out)
+    for text in probe.texts_in_order:
+        print(f"    {' '.join(text.split())}", file=out)
+    print(file=out)
