@@ -1,0 +1,307 @@
+"""Benchmark the lesson's render: render.py against plain ``manim render``, on this machine.
+
+python bench/bench.py --quality high              # everything, 3 runs each, median reported
+python bench/bench.py --repeat 1 --skip-plain     # quicker: render.py only, once
+
+Every measured command runs as a child process reaped with ``os.wait4``: its CPU time is the
+user + system time of the child and every process it waited for (manim workers, ffmpeg), its
+peak memory the largest resident set of any one of them (the kernel's ``ru_maxrss``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from attention_core import lesson as lesson_module  # noqa: E402
+from publish.presets import FULL_NAME, QUALITIES, Quality  # noqa: E402
+from publish.worker import ENCODER_OPTIONS  # noqa: E402
+
+LESSON_VIDEO = "lesson.mp4"
+"""The first render's whole video, kept in the scratch folder for the encode floor."""
+LESSON = Path(lesson_module.__file__).with_name("lesson.toml")
+CHANGED_NUMBER = re.compile(r"^(bonus_filler_score\s*=\s*)(-?\d+)", re.MULTILINE)
+"""The one number the 'changed' run alters: a quiz value, valid whatever it becomes by one."""
+
+__all__ = ["Sample", "Summary", "change_one_number", "main", "summarise", "table"]
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One run of one command."""
+
+    wall: float
+    cpu: float
+    """User + system seconds of the process and every descendant it waited for."""
+    max_rss_mib: float
+    """Largest resident set of any single process in the tree."""
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The median of several runs of one measurement, against the video it made."""
+
+    name: str
+    runs: int
+    wall: float
+    cpu: float
+    max_rss_mib: float
+    video_seconds: float | None
+
+    @property
+    def wall_per_video_second(self) -> float | None:
+        return self.wall / self.video_seconds if self.video_seconds else None
+
+
+def summarise(name: str, samples: Sequence[Sample], video_seconds: float | None) -> Summary:
+    """Medians of wall and CPU time; the highest peak memory seen in any run."""
+    return Summary(
+        name=name,
+        runs=len(samples),
+        wall=statistics.median(s.wall for s in samples),
+        cpu=statistics.median(s.cpu for s in samples),
+        max_rss_mib=max(s.max_rss_mib for s in samples),
+        video_seconds=video_seconds,
+    )
+
+
+def _ratio(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def table(rows: Sequence[Summary], baseline: Summary | None) -> str:
+    """The results as a fixed-width text table; ``÷ plain`` compares wall times with plain manim."""
+    head = (
+        f"{'measurement':<28}{'runs':>5}{'wall s':>9}{'CPU s':>9}{'peak MiB':>10}"
+        f"{'video s':>9}{'wall/video':>11}{'÷ plain':>9}"
+    )
+    lines = [head, "-" * len(head)]
+    for row in rows:
+        versus = row.wall / baseline.wall if baseline and row.video_seconds else None
+        video = "-" if row.video_seconds is None else f"{row.video_seconds:.1f}"
+        lines.append(
+            f"{row.name:<28}{row.runs:>5}{row.wall:>9.1f}{row.cpu:>9.1f}{row.max_rss_mib:>10.0f}"
+            f"{video:>9}{_ratio(row.wall_per_video_second):>11}{_ratio(versus):>9}"
+        )
+    return "\n".join(lines)
+
+
+def report(rows: Sequence[Summary], quality: Quality, machine: dict[str, Any]) -> dict[str, Any]:
+    """Everything the table shows, and the machine it ran on, as JSON-ready data."""
+    return {
+        "quality": quality.name,
+        "resolution": str(quality),
+        "encoder_options": dict(ENCODER_OPTIONS),
+        "machine": machine,
+        "results": [
+            {**asdict(row), "wall_per_video_second": row.wall_per_video_second} for row in rows
+        ],
+    }
+
+
+def change_one_number(text: str) -> str:
+    """The lesson with its quiz's bonus filler score moved by one."""
+    match = CHANGED_NUMBER.search(text)
+    if match is None:
+        raise ValueError("the lesson has no bonus_filler_score to change")
+    changed = int(match.group(2)) + 1
+    return f"{text[: match.start(2)]}{changed}{text[match.end(2) :]}"
+
+
+def run(command: Sequence[str], cwd: Path = ROOT) -> Sample:
+    """Run ``command`` to completion, quietly; fail loudly with its output if it fails."""
+    started = time.monotonic()
+    with tempfile.TemporaryFile() as output:
+        process = subprocess.Popen(command, cwd=cwd, stdout=output, stderr=subprocess.STDOUT)
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)
+        wall = time.monotonic() - started
+        if process.returncode != 0:
+            output.seek(0)
+            tail = output.read().decode(errors="replace")[-2000:]
+            raise SystemExit(f"bench: {' '.join(command)} failed ({process.returncode}):\n{tail}")
+    sample = Sample(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+    shown = " ".join(Path(part).name if "/" in part else part for part in command)
+    print(f"bench: {sample.wall:7.1f} s wall {sample.cpu:7.1f} s CPU  {shown}", file=sys.stderr)
+    return sample
+
+
+def video_seconds(path: Path) -> float:
+    """The container duration ffprobe reports."""
+    out = subprocess.run(
+        ["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return float(out)
+
+
+def machine() -> dict[str, Any]:
+    """Cores, CPU model, memory and the versions that shape the figures."""
+    import manim
+
+    cpuinfo = Path("/proc/cpuinfo").read_text() if Path("/proc/cpuinfo").exists() else ""
+    model = re.search(r"^model name\s*:\s*(.+)$", cpuinfo, re.MULTILINE)
+    pages = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    ffmpeg = subprocess.run(["ffmpeg", "-version"], capture_output=True, text=True, check=True)
+    return {
+        "cores": os.cpu_count(),
+        "cpu": model.group(1) if model else platform.processor(),
+        "memory_gib": round(pages / 2**30, 1),
+        "load_average_at_start": os.getloadavg(),
+        "python": platform.python_version(),
+        "manim": manim.__version__,
+        "ffmpeg": ffmpeg.stdout.split("\n", 1)[0],
+    }
+
+
+def _render(quality: Quality, out: Path, *extra: str) -> list[str]:
+    return [sys.executable, "render.py", "--quality", quality.name, "--out", str(out), *extra]
+
+
+def bench_render(quality: Quality, repeat: int, scratch: Path) -> list[Summary]:
+    """render.py from nothing, again with nothing changed, after one number changed, dry run."""
+    cold, cached, changed, dry = [], [], [], []
+    lesson_copy = scratch / "changed.toml"
+    lesson_copy.write_text(change_one_number(LESSON.read_text("utf-8")), "utf-8")
+    length = 0.0
+    for index in range(repeat):
+        out = scratch / f"render{index}"
+        cold.append(run(_render(quality, out)))
+        whole = out / quality.name / f"{FULL_NAME}.mp4"
+        length = video_seconds(whole)
+        shutil.copyfile(whole, scratch / LESSON_VIDEO)
+        cached.append(run(_render(quality, out)))
+        dry.append(run(_render(quality, out, "--dry-run")))
+        changed.append(run(_render(quality, out, "--lesson", str(lesson_copy))))
+        shutil.rmtree(out)
+    return [
+        summarise("render.py, nothing cached", cold, length),
+        summarise("render.py, all cached", cached, None),
+        summarise("render.py, one number changed", changed, length),
+        summarise("render.py --dry-run", dry, None),
+    ]
+
+
+SHIM = """from {module} import {name} as Lesson{name}
+
+
+class {name}(Lesson{name}):
+    \"\"\"The scene unchanged, in a file manim can load as a lone module.\"\"\"
+"""
+
+
+def bench_plain(quality: Quality, repeat: int, scratch: Path) -> Summary:
+    """``manim render`` of each scene in turn, with manim's defaults, as a user would run it.
+
+    manim loads a scene file as a lone module, which the scenes' relative imports do not allow;
+    each is rendered through a two-line file that subclasses it and changes nothing.
+    """
+    from manim.constants import QUALITIES as MANIM_QUALITIES
+
+    from scenes import SCENES
+
+    flag = f"-q{MANIM_QUALITIES[quality.preset]['flag']}"
+    manim = Path(sys.executable).with_name("manim")
+    shims = scratch / "plain_scenes"
+    shims.mkdir(exist_ok=True)
+    for scene in SCENES:
+        shim = SHIM.format(module=scene.__module__, name=scene.__name__)
+        (shims / f"{scene.slug}.py").write_text(shim, "utf-8")
+    samples, length = [], 0.0
+    for index in range(repeat):
+        media = scratch / f"plain{index}"
+        parts = [
+            run(
+                [
+                    str(manim),
+                    "render",
+                    flag,
+                    "--media_dir",
+                    str(media),
+                    str(shims / f"{scene.slug}.py"),
+                    scene.__name__,
+                ]
+            )  # fmt: skip
+            for scene in SCENES
+        ]
+        samples.append(
+            Sample(
+                wall=sum(p.wall for p in parts),
+                cpu=sum(p.cpu for p in parts),
+                max_rss_mib=max(p.max_rss_mib for p in parts),
+            )
+        )
+        length = sum(
+            video_seconds(next(media.glob(f"videos/*/*/{scene.__name__}.mp4"))) for scene in SCENES
+        )
+        shutil.rmtree(media)
+    return summarise("plain manim render, sequential", samples, length)
+
+
+def encode_floor(lesson_video: Path, repeat: int, scratch: Path) -> Summary:
+    """ffmpeg alone re-encoding every frame of the rendered lesson with render.py's settings.
+
+    It decodes the lesson's own frames (decoding H.264 costs a few percent of encoding it), so
+    the content is the same as the render's; one encoder at a time, like one render worker.
+    """
+    options = [arg for key, value in sorted(ENCODER_OPTIONS.items()) for arg in (f"-{key}", value)]
+    command = [
+        "ffmpeg", "-nostdin", "-v", "error", "-y", "-threads", "1", "-i", str(lesson_video),
+        "-c:v", "libx264", "-pix_fmt", "yuv420p", *options, str(scratch / "floor.mp4"),
+    ]  # fmt: skip
+    samples = [run(command) for _ in range(repeat)]
+    return summarise("encode floor (ffmpeg alone)", samples, video_seconds(lesson_video))
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="bench.py", description=__doc__.split("\n", 1)[0])
+    p.add_argument("--quality", choices=list(QUALITIES), default="high", help="default high")
+    p.add_argument("--repeat", type=int, default=3, metavar="N", help="runs per measurement (3)")
+    p.add_argument("--skip-plain", action="store_true", help="skip plain manim (slow)")
+    p.add_argument(
+        "--json", type=Path, default=ROOT / "bench" / "latest.json", metavar="PATH",
+        help="where the results go (default bench/latest.json)",
+    )  # fmt: skip
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    if args.repeat < 1:
+        parser().error("--repeat must be at least 1")
+    quality = QUALITIES[args.quality]
+    about = machine()
+    with tempfile.TemporaryDirectory(prefix="bench-") as folder:
+        scratch = Path(folder)
+        rows = bench_render(quality, args.repeat, scratch)
+        plain = None if args.skip_plain else bench_plain(quality, args.repeat, scratch)
+        rows.append(encode_floor(scratch / LESSON_VIDEO, args.repeat, scratch))
+    if plain is not None:
+        rows.append(plain)
+    print(table(rows, plain))
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(report(rows, quality, about), indent=2) + "\n", "utf-8")
+    print(f"results: {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,80 @@
+"""Render speed: the encoder settings are pinned; bench/bench.py's pure parts work (no render)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from attention_core import default_lesson, load_lesson
+from bench import bench
+from publish import worker
+from publish.presets import QUALITIES
+
+
+def test_encoder_settings_are_the_measured_ones() -> None:
+    # Changing these changes every clip's look, size and render time: measure it with
+    # bench/bench.py and an SSIM check, and update BENCHMARKS.md.
+    assert worker.ENCODER_OPTIONS == {
+        "threads": "1",
+        "preset": "veryfast",
+        "tune": "animation",
+        "crf": "23",
+    }
+
+
+@pytest.mark.parametrize(
+    ("fmt", "transparent", "x264"),
+    [("mp4", False, True), ("mov", False, True), ("gif", False, True), ("webm", False, False),
+     ("mov", True, False), ("webm", True, False)],
+)  # fmt: skip
+def test_x264_options_go_only_to_x264(fmt: str, transparent: bool, x264: bool) -> None:
+    job = worker.ClipJob("m:S", default_lesson(), "high_quality", fmt, transparent, Path("w"))
+    options = worker.settings(job)["video_encoder_options"]
+    assert options == (worker.ENCODER_OPTIONS if x264 else {"threads": "1"})
+
+
+SAMPLES = [bench.Sample(10.0, 30.0, 500.0), bench.Sample(14.0, 20.0, 700.0),
+           bench.Sample(12.0, 25.0, 600.0)]  # fmt: skip
+
+
+def test_summary_takes_medians_and_the_highest_peak() -> None:
+    summary = bench.summarise("render", SAMPLES, video_seconds=24.0)
+    assert (summary.runs, summary.wall, summary.cpu, summary.max_rss_mib) == (3, 12.0, 25.0, 700.0)
+    assert summary.wall_per_video_second == 0.5
+    assert bench.summarise("dry", SAMPLES[:2], None).wall_per_video_second is None
+    assert bench.summarise("even", SAMPLES[:2], None).wall == 12.0
+
+
+def test_table_compares_with_plain_manim_only_rows_that_make_video() -> None:
+    ours = bench.summarise("render.py", SAMPLES, 24.0)
+    dry = bench.summarise("dry run", SAMPLES, None)
+    plain = bench.summarise("plain", [bench.Sample(48.0, 90.0, 900.0)], 24.0)
+    lines = bench.table([ours, dry, plain], plain).splitlines()
+    assert lines[0].split()[:3] == ["measurement", "runs", "wall"]
+    assert lines[2].split()[-2:] == ["0.50", "0.25"]  # wall / video, ÷ plain
+    assert lines[3].split()[-2:] == ["-", "-"]
+    assert lines[4].split()[-2:] == ["2.00", "1.00"]
+    assert bench.table([ours], None).splitlines()[2].split()[-1] == "-"
+
+
+def test_report_is_json_with_the_encoder_and_machine() -> None:
+    rows = [bench.summarise("render.py", SAMPLES, 24.0)]
+    data = json.loads(json.dumps(bench.report(rows, QUALITIES["high"], {"cores": 2})))
+    assert data["resolution"] == "1080p60"
+    assert data["encoder_options"] == worker.ENCODER_OPTIONS
+    assert data["machine"] == {"cores": 2}
+    assert data["results"][0]["wall"] == 12.0
+    assert data["results"][0]["wall_per_video_second"] == 0.5
+
+
+def test_changing_one_number_keeps_the_lesson_valid(tmp_path: Path) -> None:
+    original = bench.LESSON.read_text("utf-8")
+    changed = bench.change_one_number(original)
+    copy = tmp_path / "changed.toml"
+    copy.write_text(changed, "utf-8")
+    before, after = load_lesson(bench.LESSON), load_lesson(copy)
+    assert after.quiz.bonus_filler_score == before.quiz.bonus_filler_score + 1
+    with pytest.raises(ValueError, match="bonus_filler_score"):
+        bench.change_one_number("title = 'no quiz'\n")
