@@ -22,6 +22,7 @@ from typing import Any
 from attention_core import Lesson
 
 __all__ = [
+    "ENCODER_OPTIONS",
     "ClipFailed",
     "ClipJob",
     "ClipResult",
@@ -35,6 +36,21 @@ __all__ = [
 BUSY = ".busy"
 """Present in a work folder while a render runs there: if a run finds it, the last one was
 killed mid-write, and the folder's caches cannot be trusted."""
+
+
+ENCODER_OPTIONS = {"threads": "1", "x264-params": "cpu-independent=1"}
+"""x264 settings that make a clip's bytes depend on its frames alone, whatever the preset or tune.
+
+- ``cpu-independent=1``: without it, on CPUs with AVX-512, x264's vectorised macroblock-tree code
+  reads heap memory it never wrote, so the bytes (usually of a scene's first, blank frame) depend
+  on what the process did before. With it x264 runs its portable code there instead, at no
+  measured cost, and writes the same bytes as with no assembly at all.
+- ``threads=1``: with PyAV's sliced threading x264 cuts each picture into one slice per thread,
+  so an automatic count would make the bytes depend on the machine's cores. Renders already run
+  one per core.
+
+Other encoders (webm's VP9, transparent mov's qtrle) ignore the x264 option.
+"""
 
 
 @dataclass(frozen=True)
@@ -129,10 +145,7 @@ def settings(job: ClipJob) -> dict[str, Any]:
         "output_file": "",
         "log_to_file": False,
         "disable_caching": True,
-        # One encoder thread: x264's sliced threads can vary a slice by a byte from run to run
-        # (the pictures decode the same, the file hashes do not). Renders run one per core, so
-        # the encoder's own threads would buy little anyway.
-        "video_encoder_options": {"threads": "1"},
+        "video_encoder_options": dict(ENCODER_OPTIONS),
         "progress_bar": "none",
         "verbosity": "WARNING",
         "preview": False,
