@@ -35,9 +35,6 @@ __all__ = [
 ]
 
 ENCODER_OPTIONS: dict[str, str] = {
-    # One encoder thread: x264's sliced threads can vary a slice by a byte from run to run (the
-    # pictures decode the same, the file hashes do not). Renders run one per core anyway.
-    "threads": "1",
     # manim's default, x264's ``medium`` preset at crf 23, was over half of a render's CPU time.
     # ``veryfast`` with ``tune=animation`` (more B-frames and deblocking, for flat colour and
     # holds) encodes about 1.6x faster, 16% smaller, at SSIM 0.999 against the default.
@@ -45,8 +42,18 @@ ENCODER_OPTIONS: dict[str, str] = {
     "preset": "veryfast",
     "tune": "animation",
     "crf": "23",
+    # Without it, on CPUs with AVX-512, x264's vectorised macroblock-tree code reads heap memory
+    # it never wrote, so the bytes (usually of a scene's first, blank frame) depend on what the
+    # process did before. With it x264 runs its portable code there, at no measured cost, and
+    # writes the same bytes as with no assembly at all. x264 applies it after preset and tune.
+    "x264-params": "cpu-independent=1",
+    # With PyAV's sliced threading x264 cuts each picture into one slice per thread, so an
+    # automatic count would make the bytes depend on the machine's cores. Renders already run
+    # one per core.
+    "threads": "1",
 }
-"""libx264 options for every MP4 clip (BENCHMARKS.md has the measurements behind them)."""
+"""libx264 options for every MP4 clip: fast, and the same bytes for the same frames
+(BENCHMARKS.md has the measurements behind them)."""
 
 BUSY = ".busy"
 """Present in a work folder while a render runs there: if a run finds it, the last one was

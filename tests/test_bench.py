@@ -21,6 +21,7 @@ def test_encoder_settings_are_the_measured_ones() -> None:
         "preset": "veryfast",
         "tune": "animation",
         "crf": "23",
+        "x264-params": "cpu-independent=1",
     }
 
 
