@@ -25,7 +25,7 @@ def summary(lesson: Lesson) -> list[str]:
         f"query {fmt.vector(lesson.query)}, dₖ = {before.d_k}, √dₖ = {root}",
         "",
         *_table(lesson, before),
-        f"output {fmt.output(before.output)}: leans to “{lesson.answers[before.winner]}”",
+        f"output {fmt.output(before.output)}: {_leaning(lesson, before)}",
         "",
         f"with the rival “{lesson.rival.text}”:",
         *_table(with_rival(lesson), after),
@@ -47,6 +47,18 @@ def _table(lesson: Lesson, result: Attention) -> list[str]:
         )
     rows.append(f"  {'total':<{width}}  {'':>7}  {'':>6}  {fmt.pull(result.total):>9}")
     return rows
+
+
+def _leaning(lesson: Lesson, result: Attention) -> str:
+    """The answer the output leans to, or the answers that tie as the viewer reads them."""
+    top = fmt.output_entry(result.output[result.winner])
+    tied = [
+        a for a, x in zip(lesson.answers, result.output, strict=True) if fmt.output_entry(x) == top
+    ]
+    quoted = [f"“{answer}”" for answer in tied]
+    if len(quoted) > 1:
+        return f"{', '.join(quoted[:-1])} and {quoted[-1]} tie"
+    return f"leans to {quoted[0]}"
 
 
 def _verdict(lesson: Lesson) -> str:
