@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -12,6 +13,7 @@ import pytest
 from manim import Text, tempconfig
 
 from attention_core import load_lesson
+from publish.preview import minutes_kwargs
 from scenes import SCENES, LessonScene
 from scenes.probe import record
 
@@ -42,7 +44,8 @@ def built_texts(scene_class: type[LessonScene]) -> Iterator[Text]:
     seen: dict[int, Text] = {}
     settings = {"dry_run": True, "disable_caching": True, "verbosity": "WARNING"}
     with tempconfig({**settings, "progress_bar": "none", "quality": "low_quality"}):
-        scene = scene_class(lesson=LESSON, skip_animations=True)
+        # The title's length in minutes is given, not measured by dry-running every step.
+        scene = scene_class(lesson=LESSON, skip_animations=True, **minutes_kwargs(scene_class, 1))
 
         def collect() -> None:
             for mob in scene.mobjects:
@@ -66,10 +69,12 @@ def test_text_is_typeset_glyph_for_glyph(scene: type[LessonScene]) -> None:
             assert word in shown, f"{scene.__name__} never shows {word!r}"
 
 
-def tex_log_openings(log: str) -> list[str]:
-    """The absolute paths TeX reports opening, ``(/usr/share/…``, across its 79-column lines."""
+def tex_log_openings(log: str, cwd: Path) -> list[str]:
+    """The files TeX reports opening, ``(/usr/share/…`` or ``(./…``, across its 79-column lines;
+    a relative path is resolved against the folder TeX ran in."""
     unwrapped = re.sub(r"(?m)^(.{79})\n", r"\1", log)
-    return re.findall(r"\((/[^()\s]+)", unwrapped)
+    found = re.findall(r"\(((?:/|\./|\.\./)[^()\s]*)", unwrapped)
+    return [os.path.normpath(cwd / path) if not path.startswith("/") else path for path in found]
 
 
 @pytest.fixture(scope="module")
@@ -113,7 +118,7 @@ def test_tex_opens_no_file_outside_its_installation_and_work_folder(rendered: Pa
     assert logs, "manim kept no TeX log (is no_latex_cleanup read from manim.cfg?)"
     work = str((rendered / ".work").resolve()) + "/"
     for log in logs:
-        opened = tex_log_openings(log.read_text("utf-8", errors="replace"))
+        opened = tex_log_openings(log.read_text("utf-8", errors="replace"), rendered.parent)
         assert opened, f"{log.name}: no file openings found; the parser is wrong"
         outside = [p for p in opened if not p.startswith((*TEX_INSTALLATION, work))]
         assert not outside, f"{log.name} opened {outside}"
