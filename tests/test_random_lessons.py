@@ -16,8 +16,8 @@ from scenes.probe import run_dry
 from .lessons import lesson_data
 from .scene_checks import layout_problems, stray_numbers
 
-EXAMPLES = int(os.environ.get("RANDOM_LESSONS", "8"))
-"""Each example is one lesson shown by one step, so eight cost about one lesson's seven dry runs
+EXAMPLES = int(os.environ.get("RANDOM_LESSONS", "6"))
+"""Each example is one lesson shown by one step, so six cost less than one lesson's seven dry runs
 (the suite's budget); RANDOM_LESSONS=300 hunts for layout bugs."""
 
 MINUTES = len(SCENES)
