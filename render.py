@@ -4,6 +4,7 @@ python render.py --quality high            # everything, into media/high/
 python render.py --quality low --scene 3   # one step, quickly
 python render.py --list                    # the steps and how long each runs
 python render.py --slides                  # also an HTML deck and a .pptx to present from
+python render.py --check-lesson FILE       # validate a lesson and print what it will show
 """
 
 from __future__ import annotations
@@ -43,6 +44,12 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--list", action="store_true", help="print the steps and their durations")
     p.add_argument("--lesson", type=Path, metavar="FILE", help="a lesson TOML file")
+    p.add_argument(
+        "--check-lesson",
+        type=Path,
+        metavar="FILE",
+        help="validate a lesson file and print its scores, shares, output and quiz; render nothing",
+    )
     p.add_argument("--format", choices=FORMATS, default="mp4", dest="fmt", help="default mp4")
     p.add_argument(
         "--transparent",
@@ -81,6 +88,8 @@ def _positive(value: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if args.check_lesson:
+        return check_lesson(args.check_lesson)
     if args.transparent and args.fmt not in ALPHA_FORMATS:
         return _bad(f"--transparent needs --format mov or webm ({args.fmt} has no alpha channel)")
     if args.slides and args.fmt not in SLIDE_FORMATS:
@@ -133,6 +142,18 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 128 + int(signum)
+
+
+def check_lesson(path: Path) -> int:
+    """Print what the lesson's video will show, or why the file cannot be shown."""
+    from publish.check import summary
+
+    try:
+        lesson = load_lesson(path)
+    except LessonError as error:
+        return _bad(f"lesson: {error}")
+    print("\n".join(summary(lesson)))
+    return EXIT_OK
 
 
 def _bad(message: str) -> int:

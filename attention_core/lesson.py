@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import tomllib
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -361,8 +362,17 @@ def _check_text(text: str, path: str, max_length: int) -> None:
         raise LessonError(
             f"{path}: {len(text)} characters, more than the {max_length} that fit on screen"
         )
-    if any(ord(char) < 32 or ord(char) == 127 for char in text):
-        raise LessonError(f"{path}: contains a control character")
+    for char in text:
+        if unicodedata.category(char) in _NOT_SHOWN:
+            raise LessonError(
+                f"{path}: contains a control character (U+{ord(char):04X}); "
+                "write the text on one line, without tabs or escapes"
+            )
+
+
+_NOT_SHOWN = {"Cc", "Zl", "Zp"}
+"""Control characters (C0, DEL, C1: tabs, newlines, terminal escapes) and line or paragraph
+separators: a text is one line of glyphs, and ``--check-lesson`` prints it to a terminal."""
 
 
 def _kind(value: Any) -> str:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 from manim import (
     DOWN,
     LEFT,
@@ -115,19 +114,20 @@ class Step1Title(LessonScene):
                 for chip, s in zip(self.chips, strength, strict=True)
             )
         )
-        hardest = int(np.argmax(weights))
-        box, label = self.chips[hardest]
+        # Every token with the top share lights up: a tie is shown as a tie.
+        top = fmt.share(weights.max())
+        hardest = [c for c, w in zip(self.chips, weights, strict=True) if fmt.share(w) == top]
         with self.beat(
             "The question looks at every token, but not equally hard. How hard, exactly? "
             "We will work it out by hand."
         ):
             self.play(LaggedStart(*(GrowArrow(a) for a in arrows), lag_ratio=0.15))
             self.play(
-                box.animate.set_fill(opacity=LIT_OPACITY),
-                label.animate.set_color(style.BACKGROUND),
+                *(box.animate.set_fill(opacity=LIT_OPACITY) for box, _ in hardest),
+                *(label.animate.set_color(style.BACKGROUND) for _, label in hardest),
                 run_time=style.NORMAL,
             )
-            self.play(Indicate(self.chips[hardest], color=None, scale_factor=1.1))
+            self.play(*(Indicate(chip, color=None, scale_factor=1.1) for chip in hardest))
 
     def show_what_it_takes(self) -> None:
         steps, minutes = self.steps_and_minutes()

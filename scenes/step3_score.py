@@ -21,7 +21,7 @@ from attention_core import formatting as fmt
 
 from . import style
 from .base import LessonScene
-from .helpers import column_positions, fit, heading, math, text, vector_mob
+from .helpers import balanced_paragraph, column_positions, fit, heading, math, text, vector_mob
 
 __all__ = ["Step3Score"]
 
@@ -30,6 +30,10 @@ TABLE_LEFT = -6.6
 TABLE_TOP = 0.95
 TABLE_BOTTOM = -2.2
 WORK_Y = -3.1
+QUERY_LINE_WIDTH = 13.2  # the question, then q and dₖ, under the heading
+QUERY_LINE_TOP = 2.45  # just under the heading's descenders
+QUERY_LINE_HEIGHT = 0.75  # two lines of small type, clear of the table's header
+QUESTION_GAP = 0.6
 
 
 class Step3Score(LessonScene):
@@ -69,8 +73,12 @@ class Step3Score(LessonScene):
         )
         query_line.arrange(RIGHT, buff=0.25)
         query_line[2].shift(RIGHT * 0.3)
-        line = VGroup(question, query_line).arrange(RIGHT, buff=0.6)
-        fit(line, 13.2).move_to(UP * 2.25).to_edge(LEFT, buff=0.6)
+        room = QUERY_LINE_WIDTH - QUESTION_GAP - query_line.width
+        if question.width > room:  # a long question wraps rather than shrinking the query
+            question = balanced_paragraph(lesson.question, room, size=style.SMALL_SIZE)
+        line = VGroup(question, query_line).arrange(RIGHT, buff=QUESTION_GAP)
+        fit(line, QUERY_LINE_WIDTH, QUERY_LINE_HEIGHT).to_edge(LEFT, buff=0.6)
+        line.shift(UP * (QUERY_LINE_TOP - line.get_top()[1]))
         with self.beat(
             f"The question is: {lesson.question} The query vector q is "
             f"{fmt.vector(lesson.query)}, so d k is {fmt.number(lesson.d_k)}."

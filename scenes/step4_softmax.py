@@ -408,8 +408,8 @@ class Step4Softmax(LessonScene):
             # Two lines on fixed baselines, so that "open" and "closed" sit level.
             name.move_to(share).shift(UP * (baseline(share) - LABEL_PITCH - baseline(name)))
             labels.add(VGroup(share, name))
-        room = BUDGET_WIDTH + 0.4
-        needed = sum(label.width for label in labels) + LABEL_GAP * (len(labels) - 1)
+        room = BUDGET_WIDTH + 0.4 - LABEL_GAP * (len(labels) - 1)  # the gaps do not shrink
+        needed = sum(label.width for label in labels)
         if needed > room:
             labels.scale(room / needed)
         xs = spread(

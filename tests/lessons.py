@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import datetime
+import json
 import math
 import tomllib
 from importlib import resources
@@ -19,6 +21,26 @@ def default_data() -> dict[str, Any]:
     """A fresh, mutable copy of the default lesson's TOML document."""
     text = resources.files("attention_core").joinpath("lesson.toml").read_text("utf-8")
     return copy.deepcopy(tomllib.loads(text))
+
+
+def to_toml(data: dict[str, Any]) -> str:
+    """A document as TOML text, tables inline, so that any test's lesson can be a file."""
+    return "".join(f"{json.dumps(key)} = {_toml_value(value)}\n" for key, value in data.items())
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)  # nan, inf, -inf: TOML spells them as Python does
+    if isinstance(value, int | float | str):
+        return json.dumps(value, ensure_ascii=False)  # JSON strings and numbers are TOML too
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(item) for item in value) + "]"
+    pairs = (f"{json.dumps(key)} = {_toml_value(item)}" for key, item in value.items())
+    return "{" + ", ".join(pairs) + "}"
 
 
 # Quarters are exact at 2 decimals; within ±2, no score can pass ±12 even at dₖ = 8.

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -9,7 +12,9 @@ import pytest
 
 from attention_core import LessonError, default_lesson, load_lesson, parse_lesson
 
-from .lessons import default_data
+from .lessons import default_data, to_toml
+
+ROOT = Path(__file__).parent.parent
 
 
 def test_default_lesson_holds_the_seed() -> None:
@@ -97,6 +102,30 @@ BAD_LESSONS = [
     ("quiz.bonus_filler_score", -13, "quiz.bonus_filler_score: -13 must be below"),
     ("quiz.filler_score", 2, "quiz.filler_score: options A and B would both read '1'"),
     ("quiz.filler_score", 2.99, "quiz.filler_score: options A and C would both read '1'"),
+    # Text that cannot be one line of glyphs, or would reach a terminal as an escape.
+    ("tokens.0.text", "two\nlines", "tokens[0].text: contains a control character (U+000A)"),
+    ("question", "clear\x9b2J", "question: contains a control character (U+009B)"),
+    ("promise", "a\u2028b", "promise: contains a control character (U+2028)"),
+    ("title", "bell\x07", "title: contains a control character (U+0007)"),
+    ("tokens.0.short", "s" * 11, "tokens[0].short: 11 characters, more than the 10"),
+    ("answers.0", True, "answers[0]: expected a whole number or a short text, got true/false"),
+    ("answers.0", 10**9, "answers[0]: 10 characters, more than the 8"),
+    ("answers", list(range(7)), "answers: expected 1 to 6 entries, got 7"),
+    ("title", {}, "title: expected text, got a table"),
+    ("title", date(2024, 1, 1), "title: expected text, got date"),
+    ("citation", "Liu", "citation: expected a table, got text"),
+    ("references.0.note", "x", "references[0].note: unknown key"),
+    # Numbers too big, too small or not numbers at all.
+    ("query.0", -1000, "query[0]: -1000 is too large to show (limit ±99)"),
+    ("query.0", 10**30, "query[0]: 1000000000000000000000000000000 is too large to show"),
+    ("query.0", 1e300, "query[0]: 1e+300 is too large to show (limit ±99)"),
+    ("query.0", 1e-300, "query[0]: 1e-300 has more than 2 decimal places"),
+    ("query.0", [2], "query[0]: expected a number, got a list"),
+    ("query.0", float("-inf"), "query[0]: expected a finite number, got -inf"),
+    ("tokens.0.value.0", float("nan"), "tokens[0].value[0]: expected a finite number, got nan"),
+    ("rival.value", [0, 1], "rival.value: expected 3 numbers (the number of answers), got 2"),
+    ("quiz.filler_score", float("nan"), "quiz.filler_score: expected a finite number, got nan"),
+    ("rival.key", [-99, 0, 1, 1], "rival.key: scores -98.00 against the query; scores must"),
 ]
 
 
@@ -143,3 +172,44 @@ def _default_toml_without_title() -> str:
 
     text = resources.files("attention_core").joinpath("lesson.toml").read_text("utf-8")
     return "\n".join(line for line in text.splitlines() if not line.startswith("title"))
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    BAD_LESSONS,
+    ids=[f"{row[0]}={str(row[1])[:12]}" for row in BAD_LESSONS],
+)
+def test_render_refuses_a_bad_lesson_file_before_writing_anything(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    field,
+    value,
+    message,
+) -> None:
+    import render
+
+    bad = tmp_path / "bad.toml"
+    bad.write_text(to_toml(edit(field, value)), "utf-8")
+    out = tmp_path / "out"
+    monkeypatch.chdir(tmp_path)
+    assert render.main(["--lesson", str(bad), "--out", str(out)]) == 2
+    assert f"lesson: {message}" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.toml"]
+
+
+def test_a_bad_lesson_is_refused_before_manim_is_imported(tmp_path: Path) -> None:
+    """Refusal is cheap and safe: the lesson is checked before any scene code is loaded."""
+    bad = tmp_path / "deep.toml"
+    bad.write_text("x = " + "[" * 10_000 + "]" * 10_000, "utf-8")
+    script = (
+        "import sys, render\n"
+        f"code = render.main(['--lesson', {str(bad)!r}, '--out', {str(tmp_path / 'out')!r}])\n"
+        "sys.exit(code + 10 * ('manim' in sys.modules))\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 2, run.stderr
+    assert "deep.toml: nested too deeply" in run.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["deep.toml"]

@@ -1,0 +1,63 @@
+"""``render.py --check-lesson``: a readable summary of what a lesson's video will show."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import render
+from attention_core import attend, load_lesson, quiz_answer, with_rival
+from attention_core import formatting as fmt
+
+ROOT = Path(__file__).parent.parent
+DEFAULT = ROOT / "attention_core" / "lesson.toml"
+
+
+def check(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = render.main(["--check-lesson", str(path)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_default_lesson_summary_shows_the_seeds_numbers(capsys) -> None:
+    code, out, err = check(DEFAULT, capsys)
+    assert (code, err) == (0, "")
+    for figure in ["√dₖ = 2", "20.09", "84.4%", "23.80", "[0.84, 0.11, 0.00]", "45.8%"]:
+        assert figure in out
+    assert "[0.46, 0.06, 0.46]: the rival ties “4821” with “1937”" in out
+    assert "answer C: about 20 (e^3 = 20.1)" in out
+    assert "bonus: fillers scoring -3: 403" in out
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "lessons").glob("*.toml")), ids=lambda p: p.stem)
+def test_every_row_of_the_summary_comes_from_the_maths(path: Path, capsys) -> None:
+    code, out, _ = check(path, capsys)
+    lesson = load_lesson(path)
+    assert code == 0
+    for result, shown in (
+        (attend(lesson), lesson),
+        (attend(with_rival(lesson)), with_rival(lesson)),
+    ):
+        for i, token in enumerate(shown.tokens):
+            row = " ".join(
+                [
+                    token.text,
+                    fmt.number(result.dots[i]),
+                    fmt.number(result.scores[i]),
+                    fmt.pull(result.pulls[i]),
+                    fmt.share(result.weights[i]),
+                ]
+            )
+            assert row in {" ".join(line.split()) for line in out.splitlines()}
+        assert f"output {fmt.output(result.output)}" in out
+    quiz = quiz_answer(lesson)
+    assert f"answer C: {fmt.option(quiz.fillers_needed)}" in out
+
+
+def test_a_bad_lesson_is_named_on_stderr_with_exit_2(tmp_path: Path, capsys) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(DEFAULT.read_text("utf-8").replace("key = [2, 0, 1, 1]", "key = [2, 0]", 1))
+    code, out, err = check(bad, capsys)
+    assert (code, out) == (2, "")
+    assert "tokens[0].key: expected 4 numbers (the query's length), got 2" in err

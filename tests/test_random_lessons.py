@@ -1,0 +1,68 @@
+"""Scenes, dry-run, over random lessons within the limits: right numbers, clean layout."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from attention_core import LIMITS, LessonError, parse_lesson
+from publish.preview import minutes_kwargs
+from scenes import SCENES, LessonScene
+from scenes.probe import run_dry
+
+from .lessons import lesson_data
+from .scene_checks import layout_problems, stray_numbers
+
+EXAMPLES = int(os.environ.get("RANDOM_LESSONS", "6"))
+"""Each example is one lesson shown by one step, so six cost less than one lesson's seven dry runs
+(the suite's budget); RANDOM_LESSONS=300 hunts for layout bugs."""
+
+MINUTES = len(SCENES)
+"""The title's lesson length, given rather than measured (which dry-runs all seven steps); a
+number the number check accepts."""
+
+# The widest numbers the limits allow, and the ones that read oddly (zero, a lone cent).
+WIDE_NUMBERS = st.sampled_from([-98.76, -12.25, -1, -0.01, 0, 0.01, 0.5, 9.99, 12.34, 99])
+
+
+@st.composite
+def stretched_lesson(draw: st.DrawFn) -> dict[str, Any]:
+    """A valid lesson, with its texts and numbers sometimes pushed to the limits."""
+    data = draw(lesson_data())
+    everyone = [*data["tokens"], data["rival"]]
+    if draw(st.booleans()):  # every text at its longest, in wide letters
+        data["title"] = "W" * LIMITS.max_title
+        data["question"] = " ".join(["Wmw"] * (LIMITS.max_line // 4))
+        data["answers"] = [f"W{i}" + "m" * (LIMITS.max_answer - 2) for i in data["answers"]]
+        for i, token in enumerate(everyone):
+            token["text"] = ("Wm " * LIMITS.max_token_text)[: LIMITS.max_token_text - 1] + "W"
+            token["short"] = f"{'W' * (LIMITS.max_short_length - 1)}{i % 10}"
+    if draw(st.booleans()):  # the widest numbers, where the score limit lets them in
+        for vector in [data["query"]] + [t[part] for t in everyone for part in ("key", "value")]:
+            for i in range(len(vector)):
+                if draw(st.booleans()):
+                    vector[i] = draw(WIDE_NUMBERS)
+    return data
+
+
+@settings(
+    max_examples=EXAMPLES,
+    derandomize=True,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(data=stretched_lesson(), scene=st.sampled_from(SCENES))
+def test_random_lessons_show_right_numbers_in_a_clean_layout(
+    data: dict[str, Any], scene: type[LessonScene]
+) -> None:
+    try:
+        lesson = parse_lesson(data)
+    except LessonError:
+        assume(False)  # wide numbers can push a score past its limit; such files are refused
+    probe = run_dry(scene, lesson, **minutes_kwargs(scene, MINUTES))
+    stray = stray_numbers(probe, lesson)
+    assert not stray, f"{scene.__name__} shows numbers the maths never made: {stray}"
+    assert not layout_problems(probe), "\n".join(layout_problems(probe))
