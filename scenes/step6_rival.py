@@ -292,7 +292,9 @@ class Step6Rival(LessonScene):
         question = balanced_paragraph(self.question(), WIDTH - 0.4, size=style.BODY_SIZE)
         block = VGroup(tag, question).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
         block.move_to([LEFT_X + block.width / 2, QUESTION_TOP - block.height / 2, 0])
-        cards = option_cards([fmt.option(x) for x in q.options], width=WIDTH)
+        cards = option_cards(
+            [fmt.option(x, self.lesson.words["common.word.about"]) for x in q.options], width=WIDTH
+        )
         cards.move_to([0, CARDS_Y, 0])
         with self.beat(
             f"Quick check. Filler tokens score {fmt.number(q.filler_score)}. How many "

@@ -79,14 +79,18 @@ class Step7Answer(LessonScene):
     def reveal_answer(self) -> None:
         q = self.quiz
         self.heading = heading(self.kicker, self.title)
-        cards = option_cards([fmt.option(x) for x in q.options], width=WIDTH, height=0.8)
+        cards = option_cards(
+            [fmt.option(x, self.lesson.words["common.word.about"]) for x in q.options],
+            width=WIDTH,
+            height=0.8,
+        )
         cards.move_to([0, CARDS_Y, 0])
         right = cards[q.correct]
         others = [card for i, card in enumerate(cards) if i != q.correct]
         letter = right[1].original_text
         with self.beat(
             f"How many fillers match one rival? The answer is {letter}: "
-            f"{fmt.option(q.fillers_needed)}."
+            f"{fmt.option(q.fillers_needed, self.lesson.words['common.word.about'])}."
         ):
             self.play(FadeIn(self.heading, shift=DOWN * 0.2))
             self.play(LaggedStart(*(FadeIn(c, shift=UP * 0.2) for c in cards), lag_ratio=0.15))
