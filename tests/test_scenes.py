@@ -154,21 +154,62 @@ def test_every_beat_has_a_caption(scene) -> None:
     assert probe(scene, "default").scene.captions
 
 
-def test_no_number_is_typed_into_a_scene() -> None:
-    """A displayed number must come from attention_core, so scene code holds no digit strings."""
-    offenders = []
+def _scene_strings() -> list[tuple[str, int, str]]:
+    """(file, line, value) of every string constant in scene code, docstrings left out."""
+    found = []
     for path in sorted((ROOT / "scenes").glob("*.py")):
         tree = ast.parse(path.read_text("utf-8"))
         # A bare string statement is documentation (module, class, function or attribute).
         docstrings = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
-        for node in ast.walk(tree):
-            if (
-                isinstance(node, ast.Constant)
-                and isinstance(node.value, str)
-                and id(node) not in docstrings
-                and re.search(r"\d", node.value)
-                and not re.fullmatch(r"#[0-9a-f]{6}", node.value)
-                and not node.value.isidentifier()
-            ):
-                offenders.append(f"{path.name}:{node.lineno}: {node.value!r}")
+        found += [
+            (path.name, node.lineno, node.value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings
+        ]
+    return found
+
+
+def test_no_number_is_typed_into_a_scene() -> None:
+    """A displayed number must come from attention_core, so scene code holds no digit strings."""
+    offenders = [
+        f"{name}:{line}: {value!r}"
+        for name, line, value in _scene_strings()
+        if re.search(r"\d", value)
+        and not re.fullmatch(r"#[0-9a-f]{6}", value)
+        and not value.isidentifier()
+    ]
     assert not offenders, "digits typed into scene strings:\n" + "\n".join(offenders)
+
+
+# Strings in scene code that hold letters without being words a viewer reads: each one is a
+# name the code looks something up by, or notation every language writes the same way.
+NOT_PROSE = {
+    "DejaVu Sans Mono",  # style.MONO, a font name
+    "one-dark",  # the code listing's colour scheme
+    "softmax",  # inside the formula: the function's name, as in code (torch.softmax)
+}
+# A words.toml entry's name, or a part of one an f-string completes ("rival.line.", ".heading.title").
+ENTRY_NAME = re.compile(r"\.?[a-z_]+(\.[a-z_]+)*\.?")
+COLOUR = re.compile(r"#[0-9a-f]{6}")
+
+
+def test_no_words_are_typed_into_a_scene() -> None:
+    """Every word on screen comes from the lesson or the words catalogue, so it can be translated.
+
+    A scene string may hold letters only as an identifier (a dict key, a weight such as BOLD),
+    an entry name ("softmax.caption.heading", or "rival.line." completed in an f-string), or
+    LaTeX whose commands are the only runs of letters: ``\\text{total}`` is refused.
+    """
+    offenders = []
+    for name, line, value in _scene_strings():
+        if value.isidentifier() or value in NOT_PROSE or ENTRY_NAME.fullmatch(value):
+            continue
+        if COLOUR.fullmatch(value):
+            continue
+        bare = re.sub(r"\\[a-zA-Z]+", " ", value)  # LaTeX command names are not words
+        runs = [run for run in re.findall(r"[^\W\d_]{3,}", bare) if run not in NOT_PROSE]
+        if runs:
+            offenders.append(f"{name}:{line}: {value!r}")
+    assert not offenders, "words typed into scene strings:\n" + "\n".join(offenders)
