@@ -140,9 +140,12 @@ class Step1Title(LessonScene):
     def meta_line(self) -> VGroup:
         """What the lesson takes: its steps, its minutes and the one bit of maths."""
         steps, minutes = self.steps_and_minutes()
-        line = self.say("title.line.meta", steps=steps, minutes=minutes)
+        words = self.say("title.line.meta", steps=steps, minutes=minutes)
+        line = text(words, size=style.SMALL_SIZE, colour=style.MUTED, bold=True)
+        if line.width <= WIDTH:
+            return VGroup(line)
         return paragraph(
-            line, WIDTH, size=style.SMALL_SIZE, colour=style.MUTED, bold=True, centred=True
+            words, WIDTH, size=style.SMALL_SIZE, colour=style.MUTED, bold=True, centred=True
         )
 
     def lay_out_question_and_tokens(self) -> None:

@@ -21,7 +21,15 @@ from attention_core import formatting as fmt
 
 from . import style
 from .base import LessonScene
-from .helpers import column_positions, fit, heading, math, paragraph, text, vector_mob
+from .helpers import (
+    balanced_paragraph,
+    column_positions,
+    fit,
+    heading,
+    math,
+    text,
+    vector_mob,
+)
 
 __all__ = ["Step3Score"]
 
@@ -189,7 +197,7 @@ class Step3Score(LessonScene):
                 colour=style.QUERY,
                 bold=True,
             ),
-            paragraph(self.say("score.line.why"), 13.4, colour=style.MUTED),
+            balanced_paragraph(self.say("score.line.why"), 13.4, colour=style.MUTED),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
         fit(why, 13.4).move_to([0, WORK_Y, 0])
         with self.beat(self.say("score.caption.why")):

@@ -17,6 +17,7 @@ from attention_core import (
     Lesson,
     attend,
     default_lesson,
+    english,
     load_lesson,
     quiz_answer,
     with_rival,
@@ -190,7 +191,7 @@ NOT_PROSE = {
     "one-dark",  # the code listing's colour scheme
     "softmax",  # inside the formula: the function's name, as in code (torch.softmax)
 }
-# A words.toml entry's name, or a part of one an f-string completes ("rival.line.", ".heading.title").
+# A words.toml entry's name, or the part of one that an f-string completes ("rival.line.").
 ENTRY_NAME = re.compile(r"\.?[a-z_]+(\.[a-z_]+)*\.?")
 COLOUR = re.compile(r"#[0-9a-f]{6}")
 
@@ -213,3 +214,59 @@ def test_no_words_are_typed_into_a_scene() -> None:
         if runs:
             offenders.append(f"{name}:{line}: {value!r}")
     assert not offenders, "words typed into scene strings:\n" + "\n".join(offenders)
+
+
+TRANSLATED = "greek"
+"""The shipped lesson that translates every entry of attention_core/words.toml."""
+
+
+def _words(*texts: str) -> set[str]:
+    """The words (runs of three or more letters) in texts, without placeholders or TeX commands."""
+    bare = re.sub(r"\{\w*\}|\\[a-zA-Z]+", " ", " ".join(texts))
+    return {word.casefold() for word in re.findall(r"[^\W\d_]{3,}", bare)}
+
+
+def _lesson_texts(lesson: Lesson) -> list[str]:
+    """Every text the lesson itself gives: its names, sentences and references."""
+    return [
+        lesson.title,
+        lesson.promise,
+        lesson.question,
+        lesson.takeaway,
+        lesson.citation.source,
+        lesson.citation.finding,
+        *lesson.answers,
+        *(text for t in (*lesson.tokens, lesson.rival) for text in (t.text, t.short)),
+        *(text for r in lesson.references for text in (r.text, r.where)),
+    ]
+
+
+def test_the_translated_lesson_translates_every_entry() -> None:
+    lesson, template = LESSONS[TRANSLATED], english()
+    untranslated = [
+        name
+        for name, words in template.items()
+        if lesson.words[name] == words and _words(words) - {"softmax"}
+    ]
+    # Its one exception: the paper's title, which its references quote in English.
+    assert untranslated == ["big_picture.line.paper"]
+
+
+@pytest.mark.parametrize("scene", SCENES, ids=[s.__name__ for s in SCENES])
+def test_a_translated_lesson_shows_and_says_no_english(scene) -> None:
+    """English words of the template never reach the screen or the captions of a translation,
+    except those the translation itself uses and the lesson's own texts (names, a quoted title);
+    the code listing is Python, and is left out."""
+    lesson = LESSONS[TRANSLATED]
+    a = attend(lesson)
+    listing = set(fmt.torch_check(a.scores, a.dots, a.d_k))
+    english_only = _words(*english().values()) - _words(
+        *lesson.words.values(), *_lesson_texts(lesson)
+    )
+    assert len(english_only) > 100  # the check below has plenty to catch
+    found = probe(scene, TRANSLATED)
+    for shown in [*found.strings, *found.scene.captions]:
+        if set(shown.splitlines()) <= listing:
+            continue
+        leaked = _words(shown) & english_only
+        assert not leaked, f"{scene.__name__} shows English {sorted(leaked)} in {shown!r}"
