@@ -264,7 +264,10 @@ class Step2BigPicture(LessonScene):
         cards = []
         for number, (move, glyph) in enumerate(zip(MOVES, glyphs, strict=True), 1):
             name = self.say(f"big_picture.word.{move}", number=fmt.number(number))
+            # A long name (in another language) steps down to the small size rather than shrink.
             title = text(name, size=style.BODY_SIZE, bold=True)
+            if title.width > inner:
+                title = fit(text(name, size=style.SMALL_SIZE, bold=True), inner)
             meaning = self.say(f"big_picture.line.{move}")
             words = paragraph(meaning, inner, size=style.SMALL_SIZE, colour=style.MUTED)
             fit(glyph, inner)

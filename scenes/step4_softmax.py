@@ -75,6 +75,10 @@ LABEL_DROP = 0.3  # from the bar's bottom to the labels' top, room for the leade
 LABEL_GAP = 0.4
 LABEL_PITCH = 0.38  # between the baselines of a label's share and its name
 RULE_WIDTH = 2.9  # the rule-of-thumb note sits in the top-right corner, beside the heading
+RULE_GAP = 0.1  # kept between the headline and the note
+RULE_SHRINK = 1.1  # the most the note may be shrunk to fit the corner
+RULE_BELOW_TOP = ROWS_BOTTOM - 0.2  # where the note goes when the headline leaves no room
+HEADER_GAP = 0.25  # the least room between two column headers
 
 
 class Step4Softmax(LessonScene):
@@ -98,8 +102,9 @@ class Step4Softmax(LessonScene):
     # beats -------------------------------------------------------------------------------
 
     def show_heading(self) -> None:
+        self.heading_mob = heading(self.kicker, self.title)  # the rule of thumb avoids it
         with self.beat(self.say("softmax.caption.heading")):
-            self.play(FadeIn(heading(self.kicker, self.title), shift=DOWN * 0.2))
+            self.play(FadeIn(self.heading_mob, shift=DOWN * 0.2))
 
     def show_scores(self) -> None:
         tokens = self.lesson.tokens
@@ -120,6 +125,17 @@ class Step4Softmax(LessonScene):
         self.headers["pull"].move_to([BAR_LEFT, HEADER_Y, 0], aligned_edge=LEFT)
         self.headers["divide"].move_to([DIVIDE_LEFT, HEADER_Y, 0], aligned_edge=LEFT)
         self.headers["share"].move_to([SHARE_RIGHT, HEADER_Y, 0], aligned_edge=RIGHT)
+        # Long headers (in another language) push their neighbours aside rather than shrink.
+        row = list(self.headers.values())
+        xs = spread(
+            [header.get_x() for header in row],
+            [header.width for header in row],
+            low=TOKEN_LEFT,
+            high=SHARE_RIGHT,
+            gap=HEADER_GAP,
+        )
+        for header, x in zip(row, xs, strict=True):
+            header.set_x(x)
         self.score_mobs = []
         names = token_names(
             [t.text for t in tokens],
@@ -194,8 +210,15 @@ class Step4Softmax(LessonScene):
                 self.pull_is_e_to_the_score(size),
             ),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.14)
-        fit(note, RULE_WIDTH)
-        note.to_corner(UP + RIGHT, buff=style.MARGIN + 0.05)
+        # Beside the headline when it fits there (shrunk a little at most); else under the
+        # table, in full size, until the total needs the room.
+        corner = fit(note.copy(), RULE_WIDTH).to_corner(UP + RIGHT, buff=style.MARGIN + 0.05)
+        room = corner.get_left()[0] - self.heading_mob.get_right()[0]
+        if note.width <= RULE_WIDTH * RULE_SHRINK and room >= RULE_GAP:
+            note, self.rule_below = corner, None
+        else:
+            note.move_to([SHARE_RIGHT - note.width / 2, RULE_BELOW_TOP - note.height / 2, 0])
+            self.rule_below = note
         pair = self.pair_one_point_apart()
         if pair is None:
             caption = self.say("softmax.caption.rule", factor=factor)
@@ -218,7 +241,7 @@ class Step4Softmax(LessonScene):
         self.total_mob = math(*pieces)
         for i in range(len(a.pulls)):
             self.total_mob[1 + 2 * i].set_color(style.token_colour(i))
-        total = text(self.say("softmax.word.total"), size=style.MATH_SIZE)
+        total = text(self.say("softmax.word.total"), size=style.BODY_SIZE)
         line = fit(inline(total, self.total_mob), BUDGET_WIDTH + 0.3)
         line.move_to([BUDGET_LEFT, TOTAL_Y, 0], aligned_edge=LEFT)
         # The pull bars laid end to end: a line as long as the total, at the bars' own scale.
@@ -232,7 +255,8 @@ class Step4Softmax(LessonScene):
             left += scale * width
         terms = self.total_mob[1:-2]
         with self.beat(self.say("softmax.caption.total", total=fmt.pull(a.total))):
-            self.play(Write(total), Write(self.total_mob[:1]), run_time=style.FAST)
+            gone = [FadeOut(self.rule_below)] if self.rule_below is not None else []
+            self.play(Write(total), Write(self.total_mob[:1]), *gone, run_time=style.FAST)
             self.play(
                 *(
                     TransformFromCopy(self.pull_mobs[i], terms[2 * i])

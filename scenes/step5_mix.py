@@ -35,7 +35,6 @@ from .helpers import (
     baseline,
     fit,
     heading,
-    inline,
     math,
     text,
     token_names,
@@ -276,13 +275,11 @@ class Step5Mix(LessonScene):
 
     def read_by_answer(self) -> None:
         a, answers = self.attention, self.lesson.answers
-        out_line = VGroup(
-            inline(
-                text(self.say("mix.word.output"), size=style.MATH_SIZE, colour=style.MUTED),
-                math("=", colour=style.MUTED),
-            ),
+        out_line = inline(
+            text(self.say("mix.word.output"), size=style.BODY_SIZE, colour=style.MUTED),
             vector_mob([fmt.output_entry(x) for x in a.output], style.VALUE),
-        ).arrange(RIGHT, buff=0.2)
+            buff=0.2,
+        )
         fit(out_line, VECTOR_RIGHT - TOKEN_LEFT).move_to(
             [TOKEN_LEFT, CHART_OUTPUT_Y, 0], aligned_edge=LEFT
         )

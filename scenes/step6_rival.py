@@ -58,6 +58,7 @@ PRODUCTS_PITCH = 0.5
 MIN_PRODUCTS_SCALE = 0.8
 AFTER_Y = -0.2  # the re-split bar, where the working was
 OUTPUT_Y = -1.7
+OUTPUT_ROOM = 0.5  # kept free above the output's middle
 VERDICT_Y = -3.0
 QUESTION_TOP = 1.9
 CARDS_Y = -1.2
@@ -207,6 +208,11 @@ class Step6Rival(LessonScene):
         comparison = text(self.score_comparison(), size=style.SMALL_SIZE, colour=style.MUTED)
         scale_line = VGroup(scaled, comparison).arrange(RIGHT, buff=0.5)
         comparison.shift(UP * (scaled.get_bottom()[1] - comparison.get_bottom()[1]))
+        stacked = scale_line.copy().arrange(DOWN, aligned_edge=LEFT, buff=0.2)
+        if scale_line.width > WIDTH and scale_y - stacked.height / 2 > OUTPUT_Y + OUTPUT_ROOM:
+            # A long comparison goes under the division rather than shrink the line.
+            scale_line = stacked
+            scaled, comparison = stacked
         fit(scale_line, WIDTH).move_to([0, scale_y, 0])
         scale_line.set_x(LEFT_X + scale_line.width / 2)
         score_tag = self.score_tag

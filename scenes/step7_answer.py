@@ -53,8 +53,9 @@ WIDTH = RIGHT_X - LEFT_X
 CARDS_Y = 1.8
 WHY_Y = 0.7
 BAR_TOP = -0.05  # top of the rival's pull bar; the crowd of fillers sits under it
-CROWD_LEFT = -4.2  # bars start here, right of their labels
-CROWD_WIDTH = RIGHT_X - 0.3 - CROWD_LEFT  # room right of the bars for the dashed end mark
+CROWD_LEFT = -4.2  # bars start here at the earliest, right of their labels
+LABEL_GAP = 0.2  # at least this between a bar's label and the bar
+CROWD_END_ROOM = 0.3  # room right of the bars for the dashed end mark
 ROW_HEIGHT = 0.9  # the tallest either bar may be
 ROW_GAP = 0.3
 MAX_CELL = 0.7  # a filler square is never bigger than this
@@ -121,25 +122,34 @@ class Step7Answer(LessonScene):
             filler=fmt.number(q.filler_score),
             ratio=fmt.ratio(q.fillers_needed),
         )
+        # The words before the formula come first; the formula is written as the rest fades in.
+        split = list(line).index(formula)
+        before, after = line[:split], line[split + 1 :]
         with self.beat(caption):
-            self.play(FadeIn(VGroup(*(m for m in line if m is not formula)), shift=UP * 0.2))
-            self.play(Write(formula))
+            if len(before):
+                self.play(FadeIn(before, shift=UP * 0.2))
+            self.play(Write(formula), *([FadeIn(after)] if len(after) else []))
 
     def count_fillers(self) -> None:
         q = self.quiz
-        rows, side = crowd_shape(q.fillers_needed, CROWD_WIDTH, ROW_HEIGHT, MAX_CELL)
+        rival_label = text(
+            self.say("answer.word.one_rival"), size=style.SMALL_SIZE, colour=style.RIVAL, bold=True
+        )
+        # The bars start right of the widest label they will have (longer in some languages).
+        ends = (filler_count(q.fillers_needed), filler_count(q.bonus_fillers_needed))
+        labels = [rival_label, *(count_label(self.lesson.words, n, 0) for n in ends)]
+        self.crowd_left = max(CROWD_LEFT, LEFT_X + max(m.width for m in labels) + LABEL_GAP)
+        width = RIGHT_X - CROWD_END_ROOM - self.crowd_left
+        rows, side = crowd_shape(q.fillers_needed, width, ROW_HEIGHT, MAX_CELL)
         bar_width, bar_height = q.fillers_needed * side / rows, rows * side
         self.rival_bar = Rectangle(
             width=bar_width, height=bar_height, stroke_width=0, fill_color=style.RIVAL
         ).set_fill(opacity=1)
-        self.rival_bar.move_to([CROWD_LEFT + bar_width / 2, BAR_TOP - bar_height / 2, 0])
+        self.rival_bar.move_to([self.crowd_left + bar_width / 2, BAR_TOP - bar_height / 2, 0])
         self.crowd_top = self.rival_bar.get_bottom()[1] - ROW_GAP
-        self.crowd = crowd(q.fillers_needed, rows, side, side, CROWD_LEFT, self.crowd_top)
+        self.crowd = crowd(q.fillers_needed, rows, side, side, self.crowd_left, self.crowd_top)
         crowd_y = self.crowd_top - bar_height / 2
         self.crowd_bottom = self.crowd_top - bar_height
-        rival_label = text(
-            self.say("answer.word.one_rival"), size=style.SMALL_SIZE, colour=style.RIVAL, bold=True
-        )
         rival_label.move_to([LEFT_X + rival_label.width / 2, self.rival_bar.get_y(), 0])
         self.counter = VGroup(count_label(self.lesson.words, 0, crowd_y))
         self.counter_y = crowd_y
@@ -169,7 +179,7 @@ class Step7Answer(LessonScene):
         n = q.bonus_fillers_needed
         rows = max(1, round(pymath.sqrt(n * bar.height / bar.width)))
         cell_width, cell_height = bar.width * rows / n, bar.height / rows
-        new_crowd = crowd(n, rows, cell_width, cell_height, CROWD_LEFT, self.crowd_top)
+        new_crowd = crowd(n, rows, cell_width, cell_height, self.crowd_left, self.crowd_top)
         pull = math(
             rf"e^{{{fmt.number(q.bonus_gap)}}}", r"\approx", fmt.rounded(q.bonus_fillers_needed)
         )
