@@ -35,6 +35,7 @@ from .helpers import (
     baseline,
     fit,
     heading,
+    inline,
     math,
     text,
     token_names,
