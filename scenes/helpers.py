@@ -300,31 +300,65 @@ def sentence(
     template: str,
     parts: Mapping[str, Mobject | str],
     *,
+    width: float,
     size: float = style.BODY_SIZE,
     colour: str = style.TEXT,
 ) -> VGroup:
-    """A template's words in text() with its ``{named}`` formulas set in their places, one line.
+    """A template's words in text() with its ``{named}`` formulas set in their places.
 
     A part given as a string is words too; the template's order of parts is kept, so a
-    translation may put the formulas wherever its grammar wants them.
+    translation may put the formulas wherever its grammar wants them. One line when it fits
+    ``width``; else words and formulas flow onto as many lines as they need. Returns the lines,
+    each a group of its pieces in reading order.
     """
-    pieces: list[Mobject] = []
-    words = ""
+    runs: list[Mobject | str] = [""]
     for literal, field, _, _ in string.Formatter().parse(template):
-        words += literal
-        if field is None:
-            continue
-        part = parts[field]
+        part = parts[field] if field is not None else ""
+        runs[-1] += literal  # type: ignore[operator]
         if isinstance(part, str):
-            words += part
-            continue
-        if words.strip():
-            pieces.append(text(words.strip(), size=size, colour=colour))
-        pieces.append(part)
-        words = ""
-    if words.strip():
-        pieces.append(text(words.strip(), size=size, colour=colour))
-    return inline(*pieces)
+            runs[-1] += part  # type: ignore[operator]
+        else:
+            runs += [part, ""]
+    line = inline(*_pieces(runs, size, colour))
+    if line.width <= width:
+        return VGroup(line)
+    items: list[Mobject | str] = []
+    for run in runs:
+        items += run.split() if isinstance(run, str) else [run]
+    space = text("a a", size=size).width - text("aa", size=size).width
+    lines: list[list[Mobject | str]] = [[]]
+    used = 0.0
+    for item in items:
+        item_width = text(item, size=size).width if isinstance(item, str) else item.width
+        if lines[-1] and used + space + item_width > width:
+            lines.append([])
+            used = 0.0
+        used += (space if lines[-1] else 0.0) + item_width
+        lines[-1].append(item)
+    rows = VGroup(*(inline(*_pieces(_joined(row), size, colour)) for row in lines))
+    for i, row in enumerate(rows):
+        row.shift(UP * (-i * size * PARAGRAPH_PITCH - any_baseline(row[0])))
+        row.align_to(rows[0], LEFT)
+    return fit(rows, width)
+
+
+def _joined(items: Sequence[Mobject | str]) -> list[Mobject | str]:
+    """Neighbouring words joined into one run of text."""
+    runs: list[Mobject | str] = []
+    for item in items:
+        if isinstance(item, str) and runs and isinstance(runs[-1], str):
+            runs[-1] = f"{runs[-1]} {item}"
+        else:
+            runs.append(item)
+    return runs
+
+
+def _pieces(runs: Sequence[Mobject | str], size: float, colour: str) -> list[Mobject]:
+    return [
+        text(run.strip(), size=size, colour=colour) if isinstance(run, str) else run
+        for run in runs
+        if not isinstance(run, str) or run.strip()
+    ]
 
 
 def inline(*pieces: Mobject, buff: float = 0.18) -> VGroup:

@@ -55,6 +55,7 @@ WHY_Y = 0.7
 BAR_TOP = -0.05  # top of the rival's pull bar; the crowd of fillers sits under it
 CROWD_LEFT = -4.2  # bars start here at the earliest, right of their labels
 LABEL_GAP = 0.2  # at least this between a bar's label and the bar
+INLINE_GAP = 0.18  # between the pieces of a line of text and formulas, as inline() sets them
 CROWD_END_ROOM = 0.3  # room right of the bars for the dashed end mark
 ROW_HEIGHT = 0.9  # the tallest either bar may be
 ROW_GAP = 0.3
@@ -114,8 +115,10 @@ class Step7Answer(LessonScene):
         formula[2].set_color(style.MUTED)
         formula[4].set_color(style.QUERY)
         pull = power("e", self.say("answer.word.score"))
-        line = sentence(self.lesson.words["answer.line.pull"], {"pull": pull, "ratio": formula})
-        fit(line, WIDTH).move_to([0, WHY_Y, 0])
+        line = sentence(
+            self.lesson.words["answer.line.pull"], {"pull": pull, "ratio": formula}, width=WIDTH
+        )
+        line.move_to([0, WHY_Y, 0])
         caption = self.say(
             "answer.caption.pull",
             rival=fmt.number(q.rival_score),
@@ -123,8 +126,9 @@ class Step7Answer(LessonScene):
             ratio=fmt.ratio(q.fillers_needed),
         )
         # The words before the formula come first; the formula is written as the rest fades in.
-        split = list(line).index(formula)
-        before, after = line[:split], line[split + 1 :]
+        pieces = [piece for row in line for piece in row]
+        split = pieces.index(formula)
+        before, after = VGroup(*pieces[:split]), VGroup(*pieces[split + 1 :])
         with self.beat(caption):
             if len(before):
                 self.play(FadeIn(before, shift=UP * 0.2))
@@ -183,11 +187,13 @@ class Step7Answer(LessonScene):
         pull = math(
             rf"e^{{{fmt.number(q.bonus_gap)}}}", r"\approx", fmt.rounded(q.bonus_fillers_needed)
         )
+        tag = text(self.say("answer.word.bonus"), colour=style.QUERY, bold=True)
         words = sentence(
             self.lesson.words["answer.line.bonus"],
             {"score": fmt.number(q.bonus_filler_score), "pull": pull},
+            width=WIDTH - tag.width - INLINE_GAP,
         )
-        line = inline(text(self.say("answer.word.bonus"), colour=style.QUERY, bold=True), words)
+        line = inline(tag, words)
         fit(line, WIDTH).move_to([0, self.crowd_bottom - BONUS_GAP, 0])
         old = self.crowd
         kept = min(len(old), len(new_crowd))
