@@ -208,11 +208,13 @@ class Step6Rival(LessonScene):
         comparison = text(self.score_comparison(), size=style.SMALL_SIZE, colour=style.MUTED)
         scale_line = VGroup(scaled, comparison).arrange(RIGHT, buff=0.5)
         comparison.shift(UP * (scaled.get_bottom()[1] - comparison.get_bottom()[1]))
-        stacked = scale_line.copy().arrange(DOWN, aligned_edge=LEFT, buff=0.2)
-        if scale_line.width > WIDTH and scale_y - stacked.height / 2 > OUTPUT_Y + OUTPUT_ROOM:
+        stacked = scale_line.copy().arrange(DOWN, aligned_edge=LEFT, buff=0.15)
+        top = scale_y + scaled.height / 2  # the division stays where it would be on one line
+        if scale_line.width > WIDTH and top - stacked.height > OUTPUT_Y + OUTPUT_ROOM:
             # A long comparison goes under the division rather than shrink the line.
             scale_line = stacked
             scaled, comparison = stacked
+            scale_y = top - stacked.height / 2
         fit(scale_line, WIDTH).move_to([0, scale_y, 0])
         scale_line.set_x(LEFT_X + scale_line.width / 2)
         score_tag = self.score_tag
