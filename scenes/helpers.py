@@ -308,7 +308,8 @@ def sentence(
 
     A part given as a string is words too; the template's order of parts is kept, so a
     translation may put the formulas wherever its grammar wants them. One line when it fits
-    ``width``; else words and formulas flow onto as many lines as they need. Returns the lines,
+    ``width`` at style.SMALL_SIZE or more; else words and formulas flow onto as many lines as
+    they need. Returns the lines,
     each a group of its pieces in reading order.
     """
     runs: list[Mobject | str] = [""]
@@ -320,7 +321,7 @@ def sentence(
         else:
             runs += [part, ""]
     line = inline(*_pieces(runs, size, colour))
-    if line.width <= width:
+    if line.width * style.SMALL_SIZE / size <= width:  # the caller may fit() it to ``width``
         return VGroup(line)
     items: list[Mobject | str] = []
     for run in runs:

@@ -118,7 +118,7 @@ class Step7Answer(LessonScene):
         line = sentence(
             self.lesson.words["answer.line.pull"], {"pull": pull, "ratio": formula}, width=WIDTH
         )
-        line.move_to([0, WHY_Y, 0])
+        fit(line, WIDTH).move_to([0, WHY_Y, 0])
         caption = self.say(
             "answer.caption.pull",
             rival=fmt.number(q.rival_score),
