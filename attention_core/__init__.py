@@ -27,6 +27,7 @@ from .maths import (
     softmax,
     with_rival,
 )
+from .words import Words, english
 
 __all__ = [
     "BUDGET",
@@ -43,8 +44,10 @@ __all__ = [
     "Reference",
     "RivalOutcome",
     "Token",
+    "Words",
     "attend",
     "default_lesson",
+    "english",
     "formatting",
     "load_lesson",
     "parse_lesson",

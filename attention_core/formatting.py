@@ -117,10 +117,13 @@ def output_entry(x: float) -> str:
     return _fixed(x, 2)
 
 
-def option(x: float) -> str:
-    """A quiz option: the count itself when exact (``3``), else roughly (``about 20``)."""
+def option(x: float, roughly: str) -> str:
+    """A quiz option: the count itself when exact (``3``), else ``roughly`` filled in with it.
+
+    ``roughly`` is the words' template for a rough count, ``"about {count}"`` in English.
+    """
     rough = about(x)
-    return rough if float(rough) == x else f"about {rough}"
+    return rough if float(rough) == x else roughly.format(count=rough)
 
 
 def torch_check(scores: Iterable[float], dots: Iterable[float], d_k: int) -> tuple[str, ...]:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
+import string
 import tomllib
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import Any, TypeVar
 
 from . import formatting as fmt
 from .maths import quiz_answer, scores
+from .words import KINDS, Words, english, kind_of, placeholders
 
 __all__ = [
     "LIMITS",
@@ -109,6 +111,8 @@ class Lesson:
     takeaway: str
     citation: Citation
     references: tuple[Reference, ...]
+    words: Words
+    """Every word the scenes show or say: the English template with the lesson's [words]."""
 
     @property
     def d_k(self) -> int:
@@ -171,6 +175,7 @@ def parse_lesson(data: Mapping[str, Any]) -> Lesson:
         takeaway=fields.text("takeaway", LIMITS.max_paragraph),
         citation=fields.table("citation", _citation),
         references=fields.items("references", _reference, 0, LIMITS.max_references),
+        words=fields.words("words"),
     )
     fields.reject_unknown()
     _check_scores(lesson)
@@ -339,6 +344,61 @@ class _Fields:
 
     def table(self, key: str, build: Callable[[_Fields], T]) -> T:
         return build(_Fields(self.get(key), self.where(key)))
+
+    def words(self, key: str) -> Words:
+        """The English template with the lesson's translations of any of its entries."""
+        self.used.add(key)
+        if key not in self.data:
+            return english()
+        translated = dict(_translations(self.data[key], self.where(key), ""))
+        return Words({**english(), **translated})
+
+
+def _translations(table: Any, path: str, name: str) -> Iterator[tuple[str, str]]:
+    """(entry name, checked text) for every entry of a [words] table, however it is nested."""
+    if not isinstance(table, Mapping):
+        raise LessonError(f"{path}: expected a table, got {_kind(table)}")
+    for key, value in table.items():
+        entry = f"{name}{key}"
+        where = f"{path}.{key}"
+        if isinstance(value, Mapping) and entry.count(".") < 2:
+            yield from _translations(value, where, f"{entry}.")
+        elif entry not in english():
+            raise LessonError(
+                f"{where}: unknown entry; known entries are listed in attention_core/words.toml"
+            )
+        elif not isinstance(value, str):
+            raise LessonError(f"{where}: expected text, got {_kind(value)}")
+        else:
+            _check_text(value, where, KINDS[kind_of(entry)])
+            _check_placeholders(value, english()[entry], where)
+            yield entry, value
+
+
+def _check_placeholders(text: str, template: str, path: str) -> None:
+    """A translation asks for exactly the English entry's {names}, plain, with no format."""
+    wanted = placeholders(template)
+    listed = ", ".join(f"{{{name}}}" for name in wanted) or "none"
+    try:
+        fields = [
+            (field, spec, conversion)
+            for _, field, spec, conversion in string.Formatter().parse(text)
+            if field is not None
+        ]
+    except ValueError:
+        raise LessonError(
+            f"{path}: a lone {{ or }}; write {{{{ or }}}} for a literal brace"
+        ) from None
+    for field, spec, conversion in fields:
+        if field not in wanted:
+            raise LessonError(f"{path}: unknown placeholder {{{field}}}; this entry takes {listed}")
+        if spec or conversion:
+            raise LessonError(
+                f"{path}: placeholder {{{field}}} must be plain, without ! or : after its name"
+            )
+    for name in wanted:
+        if name not in (field for field, _, _ in fields):
+            raise LessonError(f"{path}: missing placeholder {{{name}}}; this entry takes {listed}")
 
 
 def _number(value: Any, path: str) -> float:

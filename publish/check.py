@@ -69,13 +69,15 @@ def _verdict(lesson: Lesson) -> str:
 
 
 def _quiz(lesson: Lesson) -> list[str]:
-    q = quiz_answer(lesson)
-    options = ", ".join(f"{chr(ord('A') + i)} {fmt.option(x)}" for i, x in enumerate(q.options))
+    q, roughly = quiz_answer(lesson), lesson.words["common.word.about"]
+    options = ", ".join(
+        f"{chr(ord('A') + i)} {fmt.option(x, roughly)}" for i, x in enumerate(q.options)
+    )
     return [
         f"quiz: fillers scoring {fmt.number(q.filler_score)} to match one rival scoring "
         f"{fmt.number(q.rival_score)}?",
         f"  options {options}",
-        f"  answer {chr(ord('A') + q.correct)}: {fmt.option(q.fillers_needed)} "
+        f"  answer {chr(ord('A') + q.correct)}: {fmt.option(q.fillers_needed, roughly)} "
         f"(e^{fmt.number(q.gap)} = {fmt.ratio(q.fillers_needed)})",
         f"  bonus: fillers scoring {fmt.number(q.bonus_filler_score)}: "
         f"{fmt.rounded(q.bonus_fillers_needed)}",

@@ -304,9 +304,9 @@ def _verdict(lesson: Lesson, a: Attention, b: Attention) -> str:
 
 
 def _quiz(lesson: Lesson) -> list[str]:
-    q = quiz_answer(lesson)
+    q, roughly = quiz_answer(lesson), lesson.words["common.word.about"]
     options = "".join(
-        f"<li><b>{_letter(i)}</b> {fmt.option(x)}</li>" for i, x in enumerate(q.options)
+        f"<li><b>{_letter(i)}</b> {fmt.option(x, roughly)}</li>" for i, x in enumerate(q.options)
     )
     code = "\n".join(fmt.torch_check(attend(lesson).scores, attend(lesson).dots, lesson.d_k))
     return [
@@ -317,7 +317,9 @@ def _quiz(lesson: Lesson) -> list[str]:
         f"<ol class=options>{options}</ol></section>",
         f"<section class=answer><h2>{say('answer.heading')}</h2>",
         "<p><b>"
-        + say("answer.pick", letter=_letter(q.correct), option=fmt.option(q.fillers_needed))
+        + say(
+            "answer.pick", letter=_letter(q.correct), option=fmt.option(q.fillers_needed, roughly)
+        )
         + "</b> "
         + say(
             "answer.why",

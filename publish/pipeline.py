@@ -205,7 +205,7 @@ def _plan(
     rows = []
     for scene in chosen:
         length = run.clips[scene].duration if scene in run.clips else seconds.get(scene, 0.0)
-        rows.append(Row(clip_name(scene.step, scene.slug), scene.title, length))
+        rows.append(Row(clip_name(scene.step, scene.slug), scene.headline(run.lesson), length))
     run.display.plan(rows)
     for scene in chosen:
         if scene in run.clips:
@@ -396,7 +396,7 @@ def _finish_clip(run: _Run, scene: type[LessonScene], result: worker.ClipResult)
         file=final.name,
         step=scene.step,
         scene=scene.__name__,
-        title=scene.title,
+        title=scene.headline(run.lesson),
         duration=info.duration,
         width=info.width,
         height=info.height,

@@ -72,9 +72,8 @@ def list_scenes(
     for scene in chosen:
         name = clip_name(scene.step, scene.slug)
         length = _clock(seconds[scene])
-        print(
-            f"{scene.step:>4}  {scene.__name__:<18} {name:<16} {length:>7}  {scene.title}", file=out
-        )
+        title = scene.headline(lesson)
+        print(f"{scene.step:>4}  {scene.__name__:<18} {name:<16} {length:>7}  {title}", file=out)
     total = _clock(sum(seconds.values()))
     if len(chosen) == len(SCENES):
         total += f"  (the lesson: about {lesson_minutes(lesson, work)} min)"
@@ -90,7 +89,10 @@ def dry_run(lesson: Lesson, chosen: Sequence[type[LessonScene]], work: Path, out
         with dry_media(work / scene.slug):
             probe = run_dry(scene, lesson, **minutes_kwargs(scene, minutes))
         name = clip_name(scene.step, scene.slug)
-        print(f"{name}  {scene.__name__}  {scene.title!r}  {probe.seconds:.1f} s", file=out)
+        print(
+            f"{name}  {scene.__name__}  {scene.headline(lesson)!r}  {probe.seconds:.1f} s",
+            file=out,
+        )
         print(f"  numbers: {', '.join(probe.numbers_in_order) or '-'}", file=out)
         print(f"  captions: {len(probe.captions)}", file=out)
         for caption in probe.captions:

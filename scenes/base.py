@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, ClassVar
 
 from manim import Scene
 
 from attention_core import Attention, Lesson, attend, default_lesson
+from attention_core import formatting as fmt
 
 from . import style
 
@@ -21,16 +22,13 @@ def reading_time(caption: str) -> float:
 
 
 class LessonScene(Scene):
-    """One step of the lesson. Subclasses set ``step``, ``slug``, ``label`` and ``title``."""
+    """One step of the lesson. Subclasses set ``step`` and ``slug``; their words (the label
+    above the headline, the headline, every caption) are the lesson's, named after ``slug``."""
 
     step: ClassVar[int]
     """Position in the video, from 1."""
     slug: ClassVar[str]
-    """File-name part: ``03_score.mp4``."""
-    label: ClassVar[str]
-    """The short name above the headline: ``SCORE``."""
-    title: ClassVar[str]
-    """The headline, as the slide words it."""
+    """File-name part: ``03_score.mp4``; also the scene's part of every word's name."""
     move: ClassVar[int | None] = None
     """Which of the formula's three moves (score, normalise, mix) the step teaches."""
 
@@ -40,10 +38,30 @@ class LessonScene(Scene):
         self.attention: Attention = attend(self.lesson)
         self.captions: list[str] = []
 
+    @classmethod
+    def headline(cls, lesson: Lesson) -> str:
+        """The step's headline in the lesson's words: the heading and the chapter title."""
+        return lesson.words[f"{cls.slug}.heading.title"]
+
+    @property
+    def title(self) -> str:
+        return self.headline(self.lesson)
+
     @property
     def kicker(self) -> str:
         """The line above the headline: ``STEP 1 · SCORE``."""
-        return f"STEP {self.move} · {self.label}" if self.move else self.label
+        label = self.say(f"{self.slug}.heading.label")
+        if not self.move:
+            return label
+        return self.say("common.heading.step", number=fmt.number(self.move), label=label)
+
+    def say(self, name: str, **values: str) -> str:
+        """The lesson's words for entry ``name``, its placeholders filled with ``values``."""
+        return self.lesson.words.say(name, **values)
+
+    def listed(self, items: Sequence[str]) -> str:
+        """Items as the narrator lists them, in the lesson's words: ``3, 1 and 0``."""
+        return self.lesson.words.join(items)
 
     def setup(self) -> None:
         self.camera.background_color = style.BACKGROUND

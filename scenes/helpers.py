@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import string
+from collections import Counter
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 from manim import (
@@ -27,10 +29,12 @@ __all__ = [
     "budget_bar",
     "fit",
     "heading",
+    "inline",
     "math",
     "option_cards",
     "paragraph",
-    "spoken_list",
+    "power",
+    "sentence",
     "text",
     "token_name",
     "token_names",
@@ -115,7 +119,8 @@ def column_positions(widths: Sequence[float], left: float) -> np.ndarray:
     return left + np.concatenate([[0.0], np.cumsum(widths)[:-1]])
 
 
-_DESCENDERS = set("gjpqyQ")
+# Latin, Greek and Cyrillic letters that hang below the baseline.
+_DESCENDERS = set("gjpqyQβγζημξρςφχψдруфцщ")
 
 
 def baseline(line: Text) -> float:
@@ -233,12 +238,6 @@ def _unshrunk_name(content: str, colour: str, width: float, height: float) -> Mo
     return None
 
 
-def spoken_list(items: Sequence[str]) -> str:
-    """Items as a narrator says them: ``3, 1 and 0``."""
-    items = list(items)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def balanced_paragraph(
     content: str,
     width: float,
@@ -281,3 +280,113 @@ def balanced_paragraph(
         line.shift(UP * (-i * size * PARAGRAPH_PITCH - baseline(line)))
         line.align_to(group[0], LEFT)
     return fit(group, width)
+
+
+def power(base: str, exponent: str, *, size: float = style.MATH_SIZE, colour: str = style.TEXT):
+    """A symbol raised to a word, such as e to the score: the symbol typeset by LaTeX, the word
+    (the lesson's, so never TeX's) in the house type, raised as an exponent."""
+    low = math(base, size=size, colour=colour)
+    high = text(exponent, size=size * EXPONENT_SCALE, colour=colour)
+    high.next_to(low, RIGHT, buff=0.04)
+    high.shift(UP * (low.get_bottom()[1] + low.height * EXPONENT_RISE - baseline(high)))
+    return VGroup(low, high)
+
+
+EXPONENT_SCALE = 0.7
+EXPONENT_RISE = 0.75  # the exponent's baseline, in heights of the symbol above its baseline
+
+
+def sentence(
+    template: str,
+    parts: Mapping[str, Mobject | str],
+    *,
+    width: float,
+    size: float = style.BODY_SIZE,
+    colour: str = style.TEXT,
+) -> VGroup:
+    """A template's words in text() with its ``{named}`` formulas set in their places.
+
+    A part given as a string is words too; the template's order of parts is kept, so a
+    translation may put the formulas wherever its grammar wants them. One line when it fits
+    ``width`` at style.SMALL_SIZE or more; else words and formulas flow onto as many lines as
+    they need. Returns the lines,
+    each a group of its pieces in reading order.
+    """
+    runs: list[Mobject | str] = [""]
+    for literal, field, _, _ in string.Formatter().parse(template):
+        part = parts[field] if field is not None else ""
+        runs[-1] += literal  # type: ignore[operator]
+        if isinstance(part, str):
+            runs[-1] += part  # type: ignore[operator]
+        else:
+            runs += [part, ""]
+    line = inline(*_pieces(runs, size, colour))
+    if line.width * style.SMALL_SIZE / size <= width:  # the caller may fit() it to ``width``
+        return VGroup(line)
+    items: list[Mobject | str] = []
+    for run in runs:
+        items += run.split() if isinstance(run, str) else [run]
+    space = text("a a", size=size).width - text("aa", size=size).width
+    lines: list[list[Mobject | str]] = [[]]
+    used = 0.0
+    for item in items:
+        item_width = text(item, size=size).width if isinstance(item, str) else item.width
+        if lines[-1] and used + space + item_width > width:
+            lines.append([])
+            used = 0.0
+        used += (space if lines[-1] else 0.0) + item_width
+        lines[-1].append(item)
+    rows = VGroup(*(inline(*_pieces(_joined(row), size, colour)) for row in lines))
+    for i, row in enumerate(rows):
+        row.shift(UP * (-i * size * PARAGRAPH_PITCH - any_baseline(row[0])))
+        row.align_to(rows[0], LEFT)
+    return fit(rows, width)
+
+
+def _joined(items: Sequence[Mobject | str]) -> list[Mobject | str]:
+    """Neighbouring words joined into one run of text."""
+    runs: list[Mobject | str] = []
+    for item in items:
+        if isinstance(item, str) and runs and isinstance(runs[-1], str):
+            runs[-1] = f"{runs[-1]} {item}"
+        else:
+            runs.append(item)
+    return runs
+
+
+def _pieces(runs: Sequence[Mobject | str], size: float, colour: str) -> list[Mobject]:
+    return [
+        text(run.strip(), size=size, colour=colour) if isinstance(run, str) else run
+        for run in runs
+        if not isinstance(run, str) or run.strip()
+    ]
+
+
+def inline(*pieces: Mobject, buff: float = 0.18) -> VGroup:
+    """Text and formulas on one line, their baselines level.
+
+    A text that starts with punctuation hugs the piece before it, as a comma would.
+    """
+    line = VGroup(pieces[0])
+    for piece in pieces[1:]:
+        hug = isinstance(piece, Text) and piece.original_text[:1] in ",.;:"
+        piece.next_to(line, RIGHT, buff=0.05 if hug else buff)
+        line.add(piece)
+    for piece in pieces[1:]:
+        piece.shift(UP * (any_baseline(pieces[0]) - any_baseline(piece)))
+    return line
+
+
+def any_baseline(piece: Mobject) -> float:
+    """The baseline of a text, a formula or a group of them (that of its first part)."""
+    if isinstance(piece, Text):
+        return baseline(piece)
+    if isinstance(piece, VGroup) and not isinstance(piece, MathTex) and len(piece):
+        return any_baseline(piece[0])
+    # A formula's baseline: where most of its glyphs end (digits and most letters sit on it;
+    # signs such as = and + float above it, exponents higher still).
+    bottoms = Counter(
+        round(float(glyph.get_bottom()[1]), 2) for glyph in piece.family_members_with_points()
+    )
+    most = max(bottoms.values())
+    return min(y for y, count in bottoms.items() if count == most)

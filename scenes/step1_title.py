@@ -15,7 +15,6 @@ from manim import (
     Indicate,
     LaggedStart,
     RoundedRectangle,
-    Text,
     VGroup,
     Write,
     config,
@@ -54,9 +53,7 @@ class Step1Title(LessonScene):
 
     step = 1
     slug = "title"
-    label = "ATTENTION, BY HAND"
     move = None
-    title = "Where a transformer looks"
 
     def __init__(
         self, lesson: Lesson | None = None, minutes: int | None = None, **kwargs: Any
@@ -84,13 +81,15 @@ class Step1Title(LessonScene):
         title_block.move_to(UP * (TITLE_TOP - title_block.height / 2))
         # Laid out now, shown last: the question below must clear it.
         self.meta = self.meta_line().next_to(title_block, DOWN, buff=0.4)
-        with self.beat(f"{lesson.title}. {lesson.promise}"):
+        with self.beat(
+            self.say("title.caption.promise", title=lesson.title, promise=lesson.promise)
+        ):
             self.play(Write(title), run_time=style.SLOW)
             self.play(FadeIn(promise, shift=UP * 0.2))
 
     def show_question_and_tokens(self) -> None:
         self.lay_out_question_and_tokens()
-        with self.beat("A question, and a handful of tokens that might hold its answer."):
+        with self.beat(self.say("title.caption.question")):
             self.play(FadeIn(self.query_mob, shift=DOWN * 0.2))
             self.play(
                 LaggedStart(*(FadeIn(chip, shift=UP * 0.2) for chip in self.chips), lag_ratio=0.2)
@@ -117,10 +116,7 @@ class Step1Title(LessonScene):
         # Every token with the top share lights up: a tie is shown as a tie.
         top = fmt.share(weights.max())
         hardest = [c for c, w in zip(self.chips, weights, strict=True) if fmt.share(w) == top]
-        with self.beat(
-            "The question looks at every token, but not equally hard. How hard, exactly? "
-            "We will work it out by hand."
-        ):
+        with self.beat(self.say("title.caption.look")):
             self.play(LaggedStart(*(GrowArrow(a) for a in arrows), lag_ratio=0.15))
             self.play(
                 *(box.animate.set_fill(opacity=LIT_OPACITY) for box, _ in hardest),
@@ -131,9 +127,7 @@ class Step1Title(LessonScene):
 
     def show_what_it_takes(self) -> None:
         steps, minutes = self.steps_and_minutes()
-        with self.beat(
-            f"{steps} steps, about {minutes} minutes, and the only maths it needs is e to the x."
-        ):
+        with self.beat(self.say("title.caption.needs", steps=steps, minutes=minutes)):
             self.play(FadeIn(self.meta, shift=UP * 0.2))
 
     # layout ------------------------------------------------------------------------------
@@ -143,14 +137,15 @@ class Step1Title(LessonScene):
 
         return fmt.number(len(SCENES)), fmt.number(self.minutes)
 
-    def meta_line(self) -> Text:
+    def meta_line(self) -> VGroup:
         """What the lesson takes: its steps, its minutes and the one bit of maths."""
         steps, minutes = self.steps_and_minutes()
-        return text(
-            f"{steps} steps  ·  ~{minutes} min  ·  only needs eˣ",
-            size=style.SMALL_SIZE,
-            colour=style.MUTED,
-            bold=True,
+        words = self.say("title.line.meta", steps=steps, minutes=minutes)
+        line = text(words, size=style.SMALL_SIZE, colour=style.MUTED, bold=True)
+        if line.width <= WIDTH:
+            return VGroup(line)
+        return paragraph(
+            words, WIDTH, size=style.SMALL_SIZE, colour=style.MUTED, bold=True, centred=True
         )
 
     def lay_out_question_and_tokens(self) -> None:

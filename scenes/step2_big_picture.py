@@ -28,13 +28,14 @@ from attention_core import formatting as fmt
 
 from . import style
 from .base import LessonScene
-from .helpers import fit, heading, math, paragraph, text, vector_mob
+from .helpers import fit, heading, inline, math, paragraph, text, vector_mob
 
 __all__ = ["Step2BigPicture"]
 
 # The formula in pieces, so that each letter and each move can be coloured and lit on its own.
+# Its name is the lesson's word, set in text() beside it.
 FORMULA = (
-    r"\mathrm{Attention}(",
+    "(",
     "Q",
     ",",
     "K",
@@ -53,7 +54,6 @@ FORMULA = (
 ROLE_PIECES = {"Q": (1, 10), "K": (3, 11), "V": (5, 14)}
 MOVE_PIECES = ((10, 11, 12), (8, 13), (14,))  # score QKᵀ/√dₖ, normalise softmax( ), mix V
 PAPER_EQUATION = 1  # the formula is Eq. 1 of the paper that introduced the transformer
-PAPER = "Attention Is All You Need"
 
 FORMULA_SIZE = 50
 FORMULA_Y = 1.8
@@ -72,20 +72,19 @@ DIM = 0.25  # opacity of the formula's other pieces while one move is lit
 
 @dataclass(frozen=True)
 class Role:
-    """One of the three matrices: its letter, its name and what it holds."""
+    """One of the three matrices: its letter, its colour, and the name of its words."""
 
     letter: str
     name: str
-    plural: str
-    meaning: str
     colour: str
 
 
 ROLES = (
-    Role("Q", "query", "queries", "what the current token is looking for", style.QUERY),
-    Role("K", "key", "keys", "what each token offers to be matched on", style.KEY),
-    Role("V", "value", "values", "what each token passes on if picked", style.VALUE),
+    Role("Q", "query", style.QUERY),
+    Role("K", "key", style.KEY),
+    Role("V", "value", style.VALUE),
 )
+MOVES = ("score", "normalise", "mix")
 
 
 class Step2BigPicture(LessonScene):
@@ -93,9 +92,7 @@ class Step2BigPicture(LessonScene):
 
     step = 2
     slug = "big_picture"
-    label = "THE BIG PICTURE"
     move = None
-    title = "The whole formula is three moves"
 
     def construct(self) -> None:
         self.show_formula()
@@ -114,18 +111,18 @@ class Step2BigPicture(LessonScene):
         for role in ROLES:
             for piece in ROLE_PIECES[role.letter]:
                 self.formula[piece].set_color(role.colour)
-        self.formula.move_to(UP * FORMULA_Y)
-        shown = [self.formula]
+        self.formula_name = text(self.say("big_picture.word.attention"), size=FORMULA_SIZE)
+        whole = inline(self.formula_name, self.formula, buff=0.06)
+        fit(whole, CARD_WIDTH * 3).move_to(UP * FORMULA_Y)
+        shown = [whole]
         citation = formula_source(self.lesson)
         if citation is not None:
             source = text(citation, size=style.SMALL_SIZE, colour=style.MUTED)
-            fit(source, CARD_WIDTH * 3).next_to(self.formula, DOWN, buff=CITATION_GAP)
+            fit(source, CARD_WIDTH * 3).next_to(whole, DOWN, buff=CITATION_GAP)
             shown.append(source)
-        with self.beat(
-            "The big picture first: attention, as the paper that introduced transformers writes it."
-        ):
+        with self.beat(self.say("big_picture.caption.formula")):
             self.play(FadeIn(heading(self.kicker, self.title), shift=DOWN * 0.2))
-            self.play(Write(self.formula), run_time=style.SLOW)
+            self.play(Write(whole), run_time=style.SLOW)
             if len(shown) > 1:
                 self.play(*(FadeIn(mob) for mob in shown[1:]))
 
@@ -135,7 +132,7 @@ class Step2BigPicture(LessonScene):
         index = "QKV".index(role.letter)
         letter, words = self.legend[index]
         pieces = [self.formula[i] for i in ROLE_PIECES[role.letter]]
-        with self.beat(f"{role.letter} holds the {role.plural}: {role.meaning}."):
+        with self.beat(self.say(f"big_picture.caption.{role.name}")):
             self.play(*(Indicate(p, color=role.colour, scale_factor=1.3) for p in pieces))
             self.play(
                 TransformFromCopy(pieces[0], letter),
@@ -149,12 +146,16 @@ class Step2BigPicture(LessonScene):
             footer.add(
                 VGroup(
                     math(role.letter, size=style.MATH_SIZE * 0.8, colour=role.colour),
-                    text(role.name, size=style.SMALL_SIZE, colour=role.colour),
+                    text(
+                        self.say(f"big_picture.word.{role.name}"),
+                        size=style.SMALL_SIZE,
+                        colour=role.colour,
+                    ),
                 ).arrange(RIGHT, buff=0.15)
             )
         footer.arrange(RIGHT, buff=0.7).move_to(UP * FOOTER_Y)
         self.cards = self.move_cards()
-        with self.beat("Read from the inside out, it makes three moves."):
+        with self.beat(self.say("big_picture.caption.moves")):
             self.play(
                 *(
                     ReplacementTransform(old[0], new[0])
@@ -174,34 +175,26 @@ class Step2BigPicture(LessonScene):
             )
 
     def light_score(self) -> None:
-        self.light(
-            0,
-            MOVE_PIECES[0],
-            "One, score: the query dotted with every key, over the square root of d k. "
-            "One number per token: how well it matches.",
-        )
+        self.light(0, MOVE_PIECES[0], self.say("big_picture.caption.score"))
 
     def light_normalise(self) -> None:
         a = self.attention
-        self.light(
-            1,
-            MOVE_PIECES[1],
-            "Two, normalise: softmax raises e to each score and divides by the total, "
-            f"so {fmt.vector(a.scores)} becomes {fmt.short_weights(a.weights)}.",
+        caption = self.say(
+            "big_picture.caption.normalise",
+            scores=fmt.vector(a.scores),
+            weights=fmt.short_weights(a.weights),
         )
+        self.light(1, MOVE_PIECES[1], caption)
 
     def light_mix(self) -> None:
-        self.light(
-            2,
-            MOVE_PIECES[2],
-            "Three, mix: weigh each token's value and add them up. That sum is the output.",
-        )
+        self.light(2, MOVE_PIECES[2], self.say("big_picture.caption.mix"))
 
     def sum_up(self) -> None:
-        with self.beat("Score, normalise, mix. The next three steps do each move by hand."):
+        with self.beat(self.say("big_picture.caption.sum_up")):
             self.play(
                 FadeOut(self.box),
                 self.formula.animate.set_opacity(1),
+                self.formula_name.animate.set_opacity(1),
                 self.cards[-1][0].animate.set_stroke(style.MUTED),
                 run_time=style.NORMAL,
             )
@@ -222,6 +215,7 @@ class Step2BigPicture(LessonScene):
             part.animate.set_opacity(1 if i in pieces else DIM)
             for i, part in enumerate(self.formula)
         ]
+        dims.append(self.formula_name.animate.set_opacity(DIM))
         card = self.cards[move]
         with self.beat(caption):
             if move == 0:
@@ -246,7 +240,9 @@ class Step2BigPicture(LessonScene):
         lines = VGroup()
         for role in ROLES:
             letter = math(role.letter, size=style.MATH_SIZE, colour=role.colour)
-            words = text(f"{role.name}: {role.meaning}", size=style.BODY_SIZE, colour=role.colour)
+            words = text(
+                self.say(f"big_picture.line.{role.name}"), size=style.BODY_SIZE, colour=role.colour
+            )
             lines.add(VGroup(letter, words).arrange(RIGHT, buff=0.35))
         for i, line in enumerate(lines):
             line.move_to(DOWN * i * LEGEND_PITCH, aligned_edge=LEFT)
@@ -264,15 +260,15 @@ class Step2BigPicture(LessonScene):
         mix = math(r"\textstyle\sum_i", "w_i", r"\cdot", "v_i", size=GLYPH_SIZE)
         mix[3].set_color(style.VALUE)
         glyphs: list[VMobject] = [q_dot_k, self.mini_example(a.scores, a.weights), mix]
-        contents = [
-            ("Score", "How well each key matches the query."),
-            ("Normalise", "Positive weights that add up to one."),
-            ("Mix", "The values, blended by those weights."),
-        ]
         inner = CARD_WIDTH - 2 * CARD_PAD
         cards = []
-        for number, ((name, meaning), glyph) in enumerate(zip(contents, glyphs, strict=True), 1):
-            title = text(f"{number}. {name}", size=style.BODY_SIZE, bold=True)
+        for number, (move, glyph) in enumerate(zip(MOVES, glyphs, strict=True), 1):
+            name = self.say(f"big_picture.word.{move}", number=fmt.number(number))
+            # A long name (in another language) steps down to the small size rather than shrink.
+            title = text(name, size=style.BODY_SIZE, bold=True)
+            if title.width > inner:
+                title = fit(text(name, size=style.SMALL_SIZE, bold=True), inner)
+            meaning = self.say(f"big_picture.line.{move}")
             words = paragraph(meaning, inner, size=style.SMALL_SIZE, colour=style.MUTED)
             fit(glyph, inner)
             cards.append(VGroup(title, words, glyph))
@@ -323,7 +319,9 @@ class Step2BigPicture(LessonScene):
 
 def formula_source(lesson: Lesson) -> str | None:
     """Where the formula comes from, worded by the lesson's own reference to the paper."""
+    words = lesson.words
     for reference in lesson.references:
-        if PAPER in reference.text:
-            return f"{reference.text}, Eq. {PAPER_EQUATION}"
+        if words["big_picture.line.paper"] in reference.text:
+            equation = fmt.number(PAPER_EQUATION)
+            return words.say("big_picture.line.source", reference=reference.text, equation=equation)
     return None

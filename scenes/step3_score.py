@@ -21,7 +21,15 @@ from attention_core import formatting as fmt
 
 from . import style
 from .base import LessonScene
-from .helpers import balanced_paragraph, column_positions, fit, heading, math, text, vector_mob
+from .helpers import (
+    balanced_paragraph,
+    column_positions,
+    fit,
+    heading,
+    math,
+    text,
+    vector_mob,
+)
 
 __all__ = ["Step3Score"]
 
@@ -41,9 +49,7 @@ class Step3Score(LessonScene):
 
     step = 3
     slug = "score"
-    label = "SCORE"
     move = 1
-    title = "Score every token against the query"
 
     def construct(self) -> None:
         self.show_heading()
@@ -57,9 +63,7 @@ class Step3Score(LessonScene):
     # beats -------------------------------------------------------------------------------
 
     def show_heading(self) -> None:
-        with self.beat(
-            "Step one: score. Every token gets one number: how well it matches the query."
-        ):
+        with self.beat(self.say("score.caption.heading")):
             self.play(FadeIn(heading(self.kicker, self.title), shift=DOWN * 0.2))
 
     def show_query(self) -> None:
@@ -79,10 +83,13 @@ class Step3Score(LessonScene):
         line = VGroup(question, query_line).arrange(RIGHT, buff=QUESTION_GAP)
         fit(line, QUERY_LINE_WIDTH, QUERY_LINE_HEIGHT).to_edge(LEFT, buff=0.6)
         line.shift(UP * (QUERY_LINE_TOP - line.get_top()[1]))
-        with self.beat(
-            f"The question is: {lesson.question} The query vector q is "
-            f"{fmt.vector(lesson.query)}, so d k is {fmt.number(lesson.d_k)}."
-        ):
+        caption = self.say(
+            "score.caption.query",
+            question=lesson.question,
+            query=fmt.vector(lesson.query),
+            d_k=fmt.number(lesson.d_k),
+        )
+        with self.beat(caption):
             self.play(Write(question))
             self.play(FadeIn(query_line, shift=UP * 0.2))
 
@@ -91,11 +98,15 @@ class Step3Score(LessonScene):
         x = column_positions(COLUMNS, TABLE_LEFT)
         self.row_height = min(0.75, (TABLE_TOP - TABLE_BOTTOM) / len(tokens))
         header = VGroup(
-            text("TOKEN", size=style.SMALL_SIZE, colour=style.MUTED, bold=True),
-            text("KEY k", size=style.SMALL_SIZE, colour=style.KEY, bold=True),
+            text(
+                self.say("common.word.token"), size=style.SMALL_SIZE, colour=style.MUTED, bold=True
+            ),
+            text(self.say("score.word.key"), size=style.SMALL_SIZE, colour=style.KEY, bold=True),
             math(r"q \cdot k", size=style.MATH_SIZE * 0.8, colour=style.MUTED),
             math(r"\div \sqrt{d_k}", size=style.MATH_SIZE * 0.8, colour=style.MUTED),
-            text("SCORE", size=style.SMALL_SIZE, colour=style.MUTED, bold=True),
+            text(
+                self.say("common.word.score"), size=style.SMALL_SIZE, colour=style.MUTED, bold=True
+            ),
         )
         for column, cell in enumerate(header):
             cell.move_to([x[column] + 0.1, TABLE_TOP + 0.45, 0], aligned_edge=LEFT)
@@ -110,7 +121,7 @@ class Step3Score(LessonScene):
             key.move_to([x[1] + 0.1, y, 0], aligned_edge=LEFT)
             self.key_mobs.append(key)
             rows.add(VGroup(name, key))
-        with self.beat("Each token offers a key: what it can be matched on."):
+        with self.beat(self.say("score.caption.keys")):
             self.play(FadeIn(header))
             self.play(
                 LaggedStart(*(FadeIn(row, shift=RIGHT * 0.2) for row in rows), lag_ratio=0.25)
@@ -144,10 +155,12 @@ class Step3Score(LessonScene):
         fit(work, 13.4).move_to([0, WORK_Y, 0])
         marker = SurroundingRectangle(VGroup(self.key_mobs[row]), color=style.KEY, buff=0.08)
         token = self.lesson.tokens[row]
-        caption = (
-            f"{token.text}: multiply the query and the key entry by entry, add up to "
-            f"{fmt.number(a.dots[row])}, divide by {fmt.number(a.root_d_k)}: score "
-            f"{fmt.number(a.scores[row])}."
+        caption = self.say(
+            "score.caption.dot",
+            token=token.text,
+            dot=fmt.number(a.dots[row]),
+            root=fmt.number(a.root_d_k),
+            score=fmt.number(a.scores[row]),
         )
         with self.beat(caption):
             self.play(FadeIn(marker), run_time=run_time / 2)
@@ -186,19 +199,16 @@ class Step3Score(LessonScene):
 
     def explain_root_dk(self) -> None:
         why = VGroup(
-            text("Why divide by √dₖ?", size=style.SMALL_SIZE, colour=style.QUERY, bold=True),
             text(
-                "Dot products grow with vector size; huge scores leave softmax "
-                "with tiny gradients.",
+                self.say("score.line.why_title"),
                 size=style.SMALL_SIZE,
-                colour=style.MUTED,
+                colour=style.QUERY,
+                bold=True,
             ),
+            balanced_paragraph(self.say("score.line.why"), 13.4, colour=style.MUTED),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
         fit(why, 13.4).move_to([0, WORK_Y, 0])
-        with self.beat(
-            "Why divide by the square root of d k? Dot products grow with vector "
-            "size, and huge scores push softmax where gradients get tiny."
-        ):
+        with self.beat(self.say("score.caption.why")):
             self.play(FadeIn(why, shift=UP * 0.2))
 
     # layout ------------------------------------------------------------------------------

@@ -34,7 +34,17 @@ from attention_core import formatting as fmt
 
 from . import style
 from .base import LessonScene
-from .helpers import baseline, budget_bar, fit, heading, math, spoken_list, text, token_names
+from .helpers import (
+    baseline,
+    budget_bar,
+    fit,
+    heading,
+    inline,
+    math,
+    power,
+    text,
+    token_names,
+)
 
 __all__ = ["Step4Softmax"]
 
@@ -65,6 +75,10 @@ LABEL_DROP = 0.3  # from the bar's bottom to the labels' top, room for the leade
 LABEL_GAP = 0.4
 LABEL_PITCH = 0.38  # between the baselines of a label's share and its name
 RULE_WIDTH = 2.9  # the rule-of-thumb note sits in the top-right corner, beside the heading
+RULE_GAP = 0.1  # kept between the headline and the note
+RULE_SHRINK = 1.1  # the most the note may be shrunk to fit the corner
+RULE_BELOW_TOP = ROWS_BOTTOM - 0.2  # where the note goes when the headline leaves no room
+HEADER_GAP = 0.25  # the least room between two column headers
 
 
 class Step4Softmax(LessonScene):
@@ -72,9 +86,7 @@ class Step4Softmax(LessonScene):
 
     step = 4
     slug = "softmax"
-    label = "SOFTMAX"
     move = 2
-    title = "Turn scores into shares of one budget"
 
     def construct(self) -> None:
         self.show_heading()
@@ -90,24 +102,40 @@ class Step4Softmax(LessonScene):
     # beats -------------------------------------------------------------------------------
 
     def show_heading(self) -> None:
-        with self.beat("Step two: softmax turns the scores into shares of one attention budget."):
-            self.play(FadeIn(heading(self.kicker, self.title), shift=DOWN * 0.2))
+        self.heading_mob = heading(self.kicker, self.title)  # the rule of thumb avoids it
+        with self.beat(self.say("softmax.caption.heading")):
+            self.play(FadeIn(self.heading_mob, shift=DOWN * 0.2))
 
     def show_scores(self) -> None:
         tokens = self.lesson.tokens
         self.row_height = min(MAX_ROW_HEIGHT, (ROWS_TOP - ROWS_BOTTOM) / len(tokens))
         self.headers = {
-            "token": self.header("TOKEN").move_to([TOKEN_LEFT, HEADER_Y, 0], aligned_edge=LEFT),
-            "score": self.header("SCORE").move_to([SCORE_X, HEADER_Y, 0]),
-            "pull": VGroup(
-                self.header("PULL"),
-                math(r"= e^{\text{score}}", size=style.MATH_SIZE * 0.7, colour=style.MUTED),
-            )
-            .arrange(RIGHT, buff=0.15)
-            .move_to([BAR_LEFT, HEADER_Y, 0], aligned_edge=LEFT),
-            "divide": self.header("÷ TOTAL").move_to([DIVIDE_LEFT, HEADER_Y, 0], aligned_edge=LEFT),
-            "share": self.header("SHARE").move_to([SHARE_RIGHT, HEADER_Y, 0], aligned_edge=RIGHT),
+            "token": self.header("common.word.token"),
+            "score": self.header("common.word.score"),
+            "pull": inline(
+                self.header("softmax.word.pull"),
+                self.pull_is_e_to_the_score(style.MATH_SIZE * 0.7),
+                buff=0.15,
+            ),
+            "divide": self.header("softmax.word.divide"),
+            "share": self.header("softmax.word.share"),
         }
+        self.headers["token"].move_to([TOKEN_LEFT, HEADER_Y, 0], aligned_edge=LEFT)
+        self.headers["score"].move_to([SCORE_X, HEADER_Y, 0])
+        self.headers["pull"].move_to([BAR_LEFT, HEADER_Y, 0], aligned_edge=LEFT)
+        self.headers["divide"].move_to([DIVIDE_LEFT, HEADER_Y, 0], aligned_edge=LEFT)
+        self.headers["share"].move_to([SHARE_RIGHT, HEADER_Y, 0], aligned_edge=RIGHT)
+        # Long headers (in another language) push their neighbours aside rather than shrink.
+        row = list(self.headers.values())
+        xs = spread(
+            [header.get_x() for header in row],
+            [header.width for header in row],
+            low=TOKEN_LEFT,
+            high=SHARE_RIGHT,
+            gap=HEADER_GAP,
+        )
+        for header, x in zip(row, xs, strict=True):
+            header.set_x(x)
         self.score_mobs = []
         names = token_names(
             [t.text for t in tokens],
@@ -124,8 +152,8 @@ class Step4Softmax(LessonScene):
             if isinstance(name, Text):  # sit on the numbers' baseline, descenders or not
                 name.shift(UP * (score.get_bottom()[1] - baseline(name)))
             self.score_mobs.append(score)
-        scores = spoken_list([fmt.number(s) for s in self.attention.scores])
-        with self.beat(f"Each token keeps its score from step one: {scores}."):
+        scores = self.listed([fmt.number(s) for s in self.attention.scores])
+        with self.beat(self.say("softmax.caption.scores", scores=scores)):
             self.play(FadeIn(self.headers["token"]), FadeIn(self.headers["score"]))
             self.play(
                 LaggedStart(
@@ -141,9 +169,11 @@ class Step4Softmax(LessonScene):
         a, token = self.attention, self.lesson.tokens[0]
         self.bars: list[Rectangle] = []
         self.pull_mobs: list[DecimalNumber] = []
-        caption = (
-            "Raise e to each score to get its pull. "
-            f"For {token.short}, e to the {fmt.number(a.scores[0])} is {fmt.pull(a.pulls[0])}."
+        caption = self.say(
+            "softmax.caption.pull_first",
+            token=token.short,
+            score=fmt.number(a.scores[0]),
+            pull=fmt.pull(a.pulls[0]),
         )
         with self.beat(caption):
             self.play(FadeIn(self.headers["pull"], shift=DOWN * 0.1), run_time=style.FAST)
@@ -152,34 +182,49 @@ class Step4Softmax(LessonScene):
     def exponentiate_rest(self) -> None:
         a, tokens = self.attention, self.lesson.tokens
         rows = list(range(1, len(tokens)))
-        said = spoken_list(
+        said = self.listed(
             [
-                f"{tokens[i].short}: e to the {fmt.number(a.scores[i])} is {fmt.pull(a.pulls[i])}"
+                self.say(
+                    "softmax.caption.pull_each",
+                    token=tokens[i].short,
+                    score=fmt.number(a.scores[i]),
+                    pull=fmt.pull(a.pulls[i]),
+                )
                 for i in rows
             ]
         )
-        with self.beat(f"{said}."):
+        with self.beat(self.say("softmax.caption.pull_rest", pulls=said)):
             self.grow_pulls(rows, run_time=style.SLOW)
 
     def show_rule_of_thumb(self) -> None:
-        rule = f"+{fmt.number(SCORE_STEP)} score = ×{fmt.pull(PULL_PER_SCORE_POINT)}"
+        factor = fmt.pull(PULL_PER_SCORE_POINT)
+        rule = self.say("softmax.line.rule", step=fmt.number(SCORE_STEP), factor=factor)
+        size = style.MATH_SIZE * 0.75
         note = VGroup(
-            text("RULE OF THUMB", size=style.SMALL_SIZE, colour=style.MUTED, bold=True),
+            text(
+                self.say("softmax.word.rule"), size=style.SMALL_SIZE, colour=style.MUTED, bold=True
+            ),
             text(rule, size=style.SMALL_SIZE, colour=style.QUERY, bold=True),
-            math(
-                r"\text{pull} = e^{\text{score}}", size=style.MATH_SIZE * 0.75, colour=style.MUTED
+            inline(
+                text(self.say("softmax.word.pull_of"), size=size, colour=style.MUTED),
+                self.pull_is_e_to_the_score(size),
             ),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.14)
-        fit(note, RULE_WIDTH)
-        note.to_corner(UP + RIGHT, buff=style.MARGIN + 0.05)
+        # Beside the headline when it fits there (shrunk a little at most); else under the
+        # table, in full size, until the total needs the room.
+        corner = fit(note.copy(), RULE_WIDTH).to_corner(UP + RIGHT, buff=style.MARGIN + 0.05)
+        room = corner.get_left()[0] - self.heading_mob.get_right()[0]
+        if note.width <= RULE_WIDTH * RULE_SHRINK and room >= RULE_GAP:
+            note, self.rule_below = corner, None
+        else:
+            note.move_to([SHARE_RIGHT - note.width / 2, RULE_BELOW_TOP - note.height / 2, 0])
+            self.rule_below = note
         pair = self.pair_one_point_apart()
-        caption = (
-            "Rule of thumb: each extra point of score multiplies the pull by "
-            f"{fmt.pull(PULL_PER_SCORE_POINT)}."
-        )
-        if pair is not None:
+        if pair is None:
+            caption = self.say("softmax.caption.rule", factor=factor)
+        else:
             low, high = (self.lesson.tokens[i].short for i in pair)
-            caption += f" Compare {low} and {high}."
+            caption = self.say("softmax.caption.rule_pair", factor=factor, low=low, high=high)
         with self.beat(caption):
             self.play(FadeIn(note, shift=LEFT * 0.2))
             self.play(Indicate(note[1], color=style.QUERY))
@@ -188,16 +233,17 @@ class Step4Softmax(LessonScene):
 
     def add_up_pulls(self) -> None:
         a = self.attention
-        pieces = [r"\text{total}", "="]
+        pieces = ["="]
         for pull in a.pulls:
             pieces += [fmt.pull(pull), "+"]
         pieces[-1] = "="
         pieces.append(fmt.pull(a.total))
         self.total_mob = math(*pieces)
         for i in range(len(a.pulls)):
-            self.total_mob[2 + 2 * i].set_color(style.token_colour(i))
-        fit(self.total_mob, BUDGET_WIDTH + 0.3)
-        self.total_mob.move_to([BUDGET_LEFT, TOTAL_Y, 0], aligned_edge=LEFT)
+            self.total_mob[1 + 2 * i].set_color(style.token_colour(i))
+        total = text(self.say("softmax.word.total"), size=style.BODY_SIZE)
+        line = fit(inline(total, self.total_mob), BUDGET_WIDTH + 0.3)
+        line.move_to([BUDGET_LEFT, TOTAL_Y, 0], aligned_edge=LEFT)
         # The pull bars laid end to end: a line as long as the total, at the bars' own scale.
         widths = [bar.width for bar in self.bars]
         scale = min(1.0, BUDGET_WIDTH / sum(widths))
@@ -207,11 +253,10 @@ class Step4Softmax(LessonScene):
             piece = self.bar(scale * width, BUDGET_HEIGHT, style.token_colour(i))
             self.line_up.add(piece.move_to([left, BUDGET_Y, 0], aligned_edge=LEFT))
             left += scale * width
-        terms = self.total_mob[2:-2]
-        with self.beat(
-            f"Add up the pulls. Laid end to end, they make the total: {fmt.pull(a.total)}."
-        ):
-            self.play(Write(self.total_mob[:2]), run_time=style.FAST)
+        terms = self.total_mob[1:-2]
+        with self.beat(self.say("softmax.caption.total", total=fmt.pull(a.total))):
+            gone = [FadeOut(self.rule_below)] if self.rule_below is not None else []
+            self.play(Write(total), Write(self.total_mob[:1]), *gone, run_time=style.FAST)
             self.play(
                 *(
                     TransformFromCopy(self.pull_mobs[i], terms[2 * i])
@@ -230,9 +275,12 @@ class Step4Softmax(LessonScene):
     def divide_first(self) -> None:
         a, token = self.attention, self.lesson.tokens[0]
         self.share_mobs: list[Mobject] = []
-        caption = (
-            f"Divide each pull by the total: {token.short} gets {fmt.pull(a.pulls[0])} divided "
-            f"by {fmt.pull(a.total)}, which is {fmt.share(a.weights[0])}."
+        caption = self.say(
+            "softmax.caption.divide_first",
+            token=token.short,
+            pull=fmt.pull(a.pulls[0]),
+            total=fmt.pull(a.total),
+            share=fmt.share(a.weights[0]),
         )
         with self.beat(caption):
             self.play(FadeIn(self.headers["divide"]), FadeIn(self.headers["share"]))
@@ -241,8 +289,17 @@ class Step4Softmax(LessonScene):
     def divide_rest(self) -> None:
         a, tokens = self.attention, self.lesson.tokens
         rows = list(range(1, len(tokens)))
-        said = spoken_list([f"{tokens[i].short} gets {fmt.share(a.weights[i])}" for i in rows])
-        with self.beat(f"{said}."):
+        said = self.listed(
+            [
+                self.say(
+                    "softmax.caption.divide_each",
+                    token=tokens[i].short,
+                    share=fmt.share(a.weights[i]),
+                )
+                for i in rows
+            ]
+        )
+        with self.beat(self.say("softmax.caption.divide_rest", shares=said)):
             self.divide(rows, run_time=style.NORMAL)
 
     def fill_budget(self) -> None:
@@ -254,9 +311,11 @@ class Step4Softmax(LessonScene):
         whole.next_to(slices, UP, buff=0.12).align_to(slices, RIGHT)
         labels, leaders = self.budget_labels(slices)
         top = max(range(len(tokens)), key=lambda i: a.weights[i])
-        caption = (
-            f"That stretches the line to one budget of {fmt.share(BUDGET)}. Every token gets "
-            f"a slice; {fmt.share(a.weights[top])} goes to {tokens[top].short}."
+        caption = self.say(
+            "softmax.caption.budget",
+            budget=fmt.share(BUDGET),
+            share=fmt.share(a.weights[top]),
+            token=tokens[top].short,
         )
         with self.beat(caption):
             self.play(
@@ -431,8 +490,12 @@ class Step4Softmax(LessonScene):
 
     # layout ------------------------------------------------------------------------------
 
-    def header(self, content: str) -> Mobject:
-        return text(content, size=style.SMALL_SIZE, colour=style.MUTED, bold=True)
+    def header(self, name: str) -> Mobject:
+        return text(self.say(name), size=style.SMALL_SIZE, colour=style.MUTED, bold=True)
+
+    def pull_is_e_to_the_score(self, size: float) -> VGroup:
+        """``= e^score``, the word score in the lesson's language."""
+        return power("= e", self.say("softmax.word.score"), size=size, colour=style.MUTED)
 
     def row_y(self, row: int) -> float:
         return ROWS_TOP - self.row_height * (row + 0.5)

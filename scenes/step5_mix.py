@@ -35,8 +35,8 @@ from .helpers import (
     baseline,
     fit,
     heading,
+    inline,
     math,
-    spoken_list,
     text,
     token_names,
     vector_mob,
@@ -75,9 +75,7 @@ class Step5Mix(LessonScene):
 
     step = 5
     slug = "mix"
-    label = "MIX"
     move = 3
-    title = "Blend the values using those weights"
 
     def construct(self) -> None:
         self.layout()
@@ -93,16 +91,18 @@ class Step5Mix(LessonScene):
     # beats -------------------------------------------------------------------------------
 
     def show_heading(self) -> None:
-        with self.beat("Step three: mix. Blend the value vectors, with the weights as the recipe."):
+        with self.beat(self.say("mix.caption.heading")):
             self.play(FadeIn(heading(self.kicker, self.title), shift=DOWN * 0.2))
 
     def show_weights_and_values(self) -> None:
         a, tokens = self.attention, self.lesson.tokens
-        self.value_header = self.header("VALUE v", colour=style.VALUE)
+        self.value_header = self.header("mix.word.value", colour=style.VALUE)
         self.value_header.move_to([self.vector_left, HEADER_Y, 0], aligned_edge=LEFT)
         self.headers = headers = VGroup(
-            self.header("TOKEN").move_to([self.token_left, HEADER_Y, 0], aligned_edge=LEFT),
-            self.header("WEIGHT").move_to([self.weight_x, HEADER_Y, 0]),
+            self.header("common.word.token").move_to(
+                [self.token_left, HEADER_Y, 0], aligned_edge=LEFT
+            ),
+            self.header("mix.word.weight").move_to([self.weight_x, HEADER_Y, 0]),
         )
         self.rows: list[dict[str, Mobject]] = []
         names = token_names(
@@ -133,11 +133,8 @@ class Step5Mix(LessonScene):
             self.rows.append(
                 {"name": name, "weight": weight, "times": times, "vector": vector, "bars": bars}
             )
-        weights = spoken_list([fmt.weight(w) for w in a.weights])
-        with self.beat(
-            f"Each token brings its weight from the softmax, {weights}, and its value vector: "
-            "what it passes on if it is picked."
-        ):
+        weights = self.listed([fmt.weight(w) for w in a.weights])
+        with self.beat(self.say("mix.caption.weights", weights=weights)):
             self.play(FadeIn(headers), FadeIn(self.value_header))
             self.play(
                 LaggedStart(
@@ -168,12 +165,10 @@ class Step5Mix(LessonScene):
             for t, v in zip(self.lesson.tokens, self.attention.values, strict=True)
             if not v.any()
         ]
-        lines = ["Value slots = answers"]
+        lines = [self.say("mix.line.slots")]
         if silent:
-            lines.append(
-                f"The {spoken_list(silent)} line{'s' if len(silent) > 1 else ''} "
-                f"carr{'y' if len(silent) > 1 else 'ies'} no answer."
-            )
+            many = "many" if len(silent) > 1 else "one"
+            lines.append(self.say(f"mix.line.silent_{many}", tokens=self.listed(silent)))
         self.note = VGroup(
             text(lines[0], size=style.SMALL_SIZE, colour=style.VALUE, bold=True),
             *(text(line, size=style.SMALL_SIZE, colour=style.MUTED) for line in lines[1:]),
@@ -182,9 +177,9 @@ class Step5Mix(LessonScene):
             [self.token_left, NOTE_Y, 0], aligned_edge=LEFT
         )
         if len(answers) == 1:
-            caption = f"The value's only slot stands for the answer {answers[0]}."
+            caption = self.say("mix.caption.one_slot", answer=answers[0])
         else:
-            caption = f"Each value slot stands for one answer: {spoken_list(list(answers))}."
+            caption = self.say("mix.caption.slots", answers=self.listed(answers))
         if silent:
             caption += " " + lines[1]
         with self.beat(caption):
@@ -205,9 +200,11 @@ class Step5Mix(LessonScene):
 
     def scale_first(self) -> None:
         a = self.attention
-        caption = (
-            f"Scale each value vector by its weight: {fmt.weight(a.weights[0])} times "
-            f"{fmt.vector(a.values[0])} is {fmt.output(a.weighted_values[0])}."
+        caption = self.say(
+            "mix.caption.scale_first",
+            weight=fmt.weight(a.weights[0]),
+            value=fmt.vector(a.values[0]),
+            scaled=fmt.output(a.weighted_values[0]),
         )
         with self.beat(caption):
             self.scale_rows([0], run_time=style.SLOW)
@@ -215,10 +212,19 @@ class Step5Mix(LessonScene):
     def scale_rest(self) -> None:
         a, tokens = self.attention, self.lesson.tokens
         rows = list(range(1, len(tokens)))
-        weights = spoken_list([f"{tokens[i].short} by {fmt.weight(a.weights[i])}" for i in rows])
-        weighted = self.header("WEIGHT × VALUE", colour=style.VALUE)
+        weights = self.listed(
+            [
+                self.say(
+                    "mix.caption.scale_each",
+                    token=tokens[i].short,
+                    weight=fmt.weight(a.weights[i]),
+                )
+                for i in rows
+            ]
+        )
+        weighted = self.header("mix.word.weighted", colour=style.VALUE)
         weighted.move_to(self.value_header, aligned_edge=LEFT)
-        with self.beat(f"The others shrink too: {weights}."):
+        with self.beat(self.say("mix.caption.scale_rest", weights=weights)):
             self.scale_rows(rows, run_time=style.NORMAL)
             self.play(ReplacementTransform(self.value_header, weighted), run_time=style.FAST)
         self.value_header = weighted
@@ -232,7 +238,7 @@ class Step5Mix(LessonScene):
             color=style.MUTED,
             stroke_width=2,
         )
-        name = text("OUTPUT", size=style.SMALL_SIZE, bold=True)
+        name = text(self.say("common.word.output"), size=style.SMALL_SIZE, bold=True)
         name.move_to([self.token_left, OUTPUT_Y, 0], aligned_edge=LEFT)
         total = math(r"\Sigma\, w_i v_i", size=ENTRY_SIZE, colour=style.MUTED)
         fit(total, WEIGHT_WIDTH).move_to([self.weight_x, OUTPUT_Y, 0])
@@ -251,9 +257,7 @@ class Step5Mix(LessonScene):
             for j in range(m)
         ]
         frame = [piece for k, piece in enumerate(self.output_mob) if k % 2 == 0]
-        with self.beat(
-            f"Now add the scaled vectors, slot by slot. The output is {fmt.output(a.output)}."
-        ):
+        with self.beat(self.say("mix.caption.add_up", output=fmt.output(a.output))):
             self.play(FadeOut(self.note), Create(rule), FadeIn(name), FadeIn(total))
             self.play(*moves, *sums, *(FadeIn(piece) for piece in frame), run_time=style.SLOW)
             self.remove(*self.output_mob.submobjects)
@@ -272,21 +276,22 @@ class Step5Mix(LessonScene):
 
     def read_by_answer(self) -> None:
         a, answers = self.attention, self.lesson.answers
-        out_line = VGroup(
-            math(r"\text{output} =", colour=style.MUTED),
+        out_line = inline(
+            text(self.say("mix.word.output"), size=style.BODY_SIZE, colour=style.MUTED),
             vector_mob([fmt.output_entry(x) for x in a.output], style.VALUE),
-        ).arrange(RIGHT, buff=0.2)
+            buff=0.2,
+        )
         fit(out_line, VECTOR_RIGHT - TOKEN_LEFT).move_to(
             [TOKEN_LEFT, CHART_OUTPUT_Y, 0], aligned_edge=LEFT
         )
         chart = self.output_chart()
-        said = spoken_list(
+        said = self.listed(
             [
-                f"{answer} gets {fmt.output_entry(x)}"
+                self.say("mix.caption.read_each", answer=answer, value=fmt.output_entry(x))
                 for answer, x in zip(answers, a.output, strict=True)
             ]
         )
-        with self.beat(f"Read the output answer by answer: {said}."):
+        with self.beat(self.say("mix.caption.read", values=said)):
             self.play(
                 FadeOut(self.table),
                 ReplacementTransform(self.output_mob, out_line[1]),
@@ -417,23 +422,22 @@ class Step5Mix(LessonScene):
         win = a.winner
         top = fmt.output_entry(a.output[win])
         if len(answers) == 1:
-            return f"The output gives {answers[0]} a value of {top}."
+            return self.say("mix.line.verdict_only", answer=answers[0], value=top)
         order = [int(j) for j in np.argsort(-a.output, kind="stable")]
         tied = [answers[j] for j in order if fmt.output_entry(a.output[j]) == top]
         if len(tied) > 1:
-            return f"No clear answer: {spoken_list(tied)} tie at {top}."
+            return self.say("mix.line.verdict_tie", answers=self.listed(tied), value=top)
         if a.output[win] <= 0:
-            return f"No answer gets a positive vote; {answers[win]} is least negative."
+            return self.say("mix.line.verdict_negative", answer=answers[win])
         runner, lead = order[1], float(a.output[win])
         ahead = lead / float(a.output[runner]) if a.output[runner] > 0 else float("inf")
         most = float(a.values[:, win].max())  # what the slot would hold with all the weight
         if lead < most / 4:
-            return f"Only a weak signal: {answers[win]} edges ahead with {top}."
+            return self.say("mix.line.verdict_weak", answer=answers[win], value=top)
         if ahead >= 2 and lead >= most / 2:
-            return f"✓ The model leans hard towards {answers[win]}."
-        if ahead >= 1.5:
-            return f"The model leans towards {answers[win]}, ahead of {answers[runner]}."
-        return f"The model only just prefers {answers[win]} over {answers[runner]}."
+            return self.say("mix.line.verdict_hard", answer=answers[win])
+        strength = "leans" if ahead >= 1.5 else "just"
+        return self.say(f"mix.line.verdict_{strength}", answer=answers[win], runner=answers[runner])
 
     # layout ------------------------------------------------------------------------------
 
@@ -458,8 +462,8 @@ class Step5Mix(LessonScene):
         self.token_left, self.weight_x = TOKEN_LEFT + dx, WEIGHT_X + dx
         self.vector_left, self.table_right = VECTOR_LEFT + dx, TOKEN_LEFT + dx + width
 
-    def header(self, content: str, colour: str = style.MUTED) -> Mobject:
-        return text(content, size=style.SMALL_SIZE, colour=colour, bold=True)
+    def header(self, name: str, colour: str = style.MUTED) -> Mobject:
+        return text(self.say(name), size=style.SMALL_SIZE, colour=colour, bold=True)
 
     def row_y(self, row: int) -> float:
         return ROWS_TOP - self.row_height * (row + 0.5)

@@ -58,6 +58,7 @@ PRODUCTS_PITCH = 0.5
 MIN_PRODUCTS_SCALE = 0.8
 AFTER_Y = -0.2  # the re-split bar, where the working was
 OUTPUT_Y = -1.7
+OUTPUT_ROOM = 0.35  # kept free above the output's middle
 VERDICT_Y = -3.0
 QUESTION_TOP = 1.9
 CARDS_Y = -1.2
@@ -72,9 +73,7 @@ class Step6Rival(LessonScene):
 
     step = 6
     slug = "rival"
-    label = "TWIST · ADD A RIVAL"
     move = None
-    title = "One lookalike cuts the evidence"
 
     def construct(self) -> None:
         self.before = self.attention
@@ -93,7 +92,7 @@ class Step6Rival(LessonScene):
 
     def show_heading(self) -> None:
         self.heading = heading(self.kicker, self.title)
-        with self.beat("A twist: one more token that looks like the answer, but is not."):
+        with self.beat(self.say("rival.caption.heading")):
             self.play(FadeIn(self.heading, shift=DOWN * 0.2))
 
     def show_before(self) -> None:
@@ -104,16 +103,19 @@ class Step6Rival(LessonScene):
         self.before_bar = self.bar([*a.weights, 0.0], [*colours, style.RIVAL], BEFORE_Y)
         names = [t.short for t in lesson.tokens]
         self.before_labels = share_labels(self.before_bar, a.weights, names)
-        before_tag = row_tag("BEFORE", BEFORE_Y)
-        self.output_tag = row_tag("OUTPUT", OUTPUT_Y)
+        before_tag = row_tag(self.say("rival.word.before"), BEFORE_Y)
+        self.output_tag = row_tag(self.say("common.word.output"), OUTPUT_Y)
         self.output_columns = OutputColumns(
             [a.output, self.after.output], lesson.answers, left=BAR_LEFT, right=RIGHT_X, y=OUTPUT_Y
         )
         self.output_mob, self.answer_mobs = self.output_columns.build(a.output)
-        with self.beat(
-            f"Before: “{lesson.tokens[top].text}” holds {fmt.share(a.weights[top])} of the "
-            f"budget, and the output is {fmt.output(a.output)}."
-        ):
+        caption = self.say(
+            "rival.caption.before",
+            token=lesson.tokens[top].text,
+            share=fmt.share(a.weights[top]),
+            output=fmt.output(a.output),
+        )
+        with self.beat(caption):
             self.play(FadeIn(before_tag), FadeIn(self.before_bar, shift=RIGHT * 0.3))
             self.play(LaggedStart(*(FadeIn(m) for m in self.before_labels if m), lag_ratio=0.2))
             self.play(
@@ -124,14 +126,16 @@ class Step6Rival(LessonScene):
 
     def rival_arrives(self) -> None:
         rival = self.lesson.rival
-        tag = text("NEW TOKEN", size=style.SMALL_SIZE, colour=style.RIVAL, bold=True)
+        tag = text(
+            self.say("rival.word.new_token"), size=style.SMALL_SIZE, colour=style.RIVAL, bold=True
+        )
         name = text(rival.text, size=style.BODY_SIZE, colour=style.RIVAL)
         name.shift(UP * (baseline(tag) - baseline(name)))
         self.rival_key = vector_mob([fmt.number(k) for k in rival.key], style.KEY)
         key = VGroup(math("k =", colour=style.KEY), self.rival_key).arrange(RIGHT, buff=0.2)
         # The score is worked out in the next beat; its place on this line is kept for it.
         self.score_tag = VGroup(
-            text("score", size=style.SMALL_SIZE, colour=style.MUTED),
+            text(self.say("rival.word.score"), size=style.SMALL_SIZE, colour=style.MUTED),
             math(fmt.number(self.quiz.rival_score), colour=style.RIVAL),
         ).arrange(RIGHT, buff=0.2)
         self.query_mob = vector_mob([fmt.number(x) for x in self.lesson.query], style.QUERY)
@@ -147,7 +151,9 @@ class Step6Rival(LessonScene):
             fit(pair, WIDTH).move_to([LEFT_X + pair.width / 2, SPLIT_QUERY_Y, 0])
         self.score_tag[0].shift(UP * (baseline(tag) - baseline(self.score_tag[0])))
         fit(line, WIDTH).move_to([LEFT_X + line.width / 2, RIVAL_Y, 0])
-        with self.beat(f"A lookalike arrives: “{rival.text}”, with key {fmt.vector(rival.key)}."):
+        with self.beat(
+            self.say("rival.caption.arrives", token=rival.text, key=fmt.vector(rival.key))
+        ):
             self.play(FadeIn(VGroup(tag, name), shift=LEFT * 0.6))
             self.play(FadeIn(key, shift=UP * 0.2))
         self.rival_key_group = key
@@ -202,13 +208,23 @@ class Step6Rival(LessonScene):
         comparison = text(self.score_comparison(), size=style.SMALL_SIZE, colour=style.MUTED)
         scale_line = VGroup(scaled, comparison).arrange(RIGHT, buff=0.5)
         comparison.shift(UP * (scaled.get_bottom()[1] - comparison.get_bottom()[1]))
+        stacked = scale_line.copy().arrange(DOWN, aligned_edge=LEFT, buff=0.15)
+        top = scale_y + scaled.height / 2  # the division stays where it would be on one line
+        if scale_line.width > WIDTH and top - stacked.height > OUTPUT_Y + OUTPUT_ROOM:
+            # A long comparison goes under the division rather than shrink the line.
+            scale_line = stacked
+            scaled, comparison = stacked
+            scale_y = top - stacked.height / 2
         fit(scale_line, WIDTH).move_to([0, scale_y, 0])
         scale_line.set_x(LEFT_X + scale_line.width / 2)
         score_tag = self.score_tag
-        with self.beat(
-            f"Score it as before: the products add up to {fmt.number(a.dots[row])}; "
-            f"divide by {fmt.number(a.root_d_k)}. {self.score_comparison()}."
-        ):
+        caption = self.say(
+            "rival.caption.score",
+            dot=fmt.number(a.dots[row]),
+            root=fmt.number(a.root_d_k),
+            comparison=self.score_comparison(),
+        )
+        with self.beat(caption):
             self.play(FadeIn(query), run_time=style.FAST)
             for j in range(a.d_k):
                 self.play(
@@ -234,16 +250,19 @@ class Step6Rival(LessonScene):
         after_bar = self.bar(b.weights, colours, AFTER_Y)
         names = [t.short for t in lesson.tokens] + [lesson.rival.short]
         after_labels = share_labels(after_bar, b.weights, names)
-        after_tag = row_tag("AFTER", AFTER_Y)
+        after_tag = row_tag(self.say("rival.word.after"), AFTER_Y)
         # First the old split comes down unchanged; then the rival's slice pushes in.
         moving_bar = self.before_bar.copy()
         moving_labels = [m.copy() if m else None for m in self.before_labels]
         drop = DOWN * (BEFORE_Y - AFTER_Y)
-        with self.beat(
-            f"The budget cannot grow, so the rival's slice comes out of the others: "
-            f"“{lesson.tokens[top].short}” drops from {fmt.share(a.weights[top])} to "
-            f"{fmt.share(b.weights[top])}; the rival takes {fmt.share(b.weights[rival])}."
-        ):
+        caption = self.say(
+            "rival.caption.resplit",
+            token=lesson.tokens[top].short,
+            before=fmt.share(a.weights[top]),
+            after=fmt.share(b.weights[top]),
+            rival=fmt.share(b.weights[rival]),
+        )
+        with self.beat(caption):
             self.play(FadeOut(self.work), run_time=style.FAST)
             self.play(
                 FadeIn(after_tag),
@@ -276,10 +295,13 @@ class Step6Rival(LessonScene):
             marked.append(outcome.challenger)
         # The answers the verdict names turn yellow: their entries and their labels.
         named = VGroup(*(VGroup(new_output.entries[j], self.answer_mobs[j]) for j in marked))
-        with self.beat(
-            f"The output goes from {fmt.output(a.output)} to {fmt.output(b.output)}. "
-            f"{self.verdict()}"
-        ):
+        caption = self.say(
+            "rival.caption.output",
+            before=fmt.output(a.output),
+            after=fmt.output(b.output),
+            verdict=self.verdict(),
+        )
+        with self.beat(caption):
             self.play(ReplacementTransform(self.output_mob, new_output), run_time=style.SLOW)
             self.play(*(Indicate(column, color=style.QUERY, scale_factor=1.15) for column in named))
             self.play(named.animate.set_color(style.QUERY), run_time=style.FAST)
@@ -288,17 +310,22 @@ class Step6Rival(LessonScene):
     def ask_quick_check(self) -> None:
         q = self.quiz
         everything = [m for m in self.mobjects if m is not self.heading]
-        tag = text("QUICK CHECK", size=style.SMALL_SIZE, colour=style.QUERY, bold=True)
+        tag = text(
+            self.say("rival.word.quick_check"), size=style.SMALL_SIZE, colour=style.QUERY, bold=True
+        )
         question = balanced_paragraph(self.question(), WIDTH - 0.4, size=style.BODY_SIZE)
         block = VGroup(tag, question).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
         block.move_to([LEFT_X + block.width / 2, QUESTION_TOP - block.height / 2, 0])
-        cards = option_cards([fmt.option(x) for x in q.options], width=WIDTH)
+        cards = option_cards(
+            [fmt.option(x, self.lesson.words["common.word.about"]) for x in q.options], width=WIDTH
+        )
         cards.move_to([0, CARDS_Y, 0])
-        with self.beat(
-            f"Quick check. Filler tokens score {fmt.number(q.filler_score)}. How many "
-            f"would it take to pull as much attention as one rival scoring "
-            f"{fmt.number(q.rival_score)}? Pause and pick."
-        ):
+        caption = self.say(
+            "rival.caption.quick_check",
+            filler=fmt.number(q.filler_score),
+            rival=fmt.number(q.rival_score),
+        )
+        with self.beat(caption):
             self.play(*(FadeOut(m) for m in everything))
             self.play(FadeIn(tag, shift=DOWN * 0.2), Write(question), run_time=style.SLOW)
             for card in cards:
@@ -310,35 +337,39 @@ class Step6Rival(LessonScene):
         outcome, lesson = self.outcome, self.lesson
         top = lesson.tokens[outcome.top_token]
         top_score = fmt.number(self.before.scores[outcome.top_token])
-        relation = {0: "the same as", -1: "below", 1: "above"}[outcome.rival_vs_top]
-        if outcome.rival_vs_top == 0:
-            return f"Score {fmt.number(self.quiz.rival_score)}: {relation} “{top.text}”"
-        return f"Score {fmt.number(self.quiz.rival_score)}: {relation} “{top.text}” ({top_score})"
+        relation = {0: "same_as", -1: "below", 1: "above"}[outcome.rival_vs_top]
+        return self.say(
+            f"rival.line.{relation}",
+            score=fmt.number(self.quiz.rival_score),
+            top=top.text,
+            top_score=top_score,
+        )
 
     def verdict(self) -> str:
         o, answers = self.outcome, self.lesson.answers
         before, after = self.before.output, self.after.output
         leader = answers[o.leader]
         if o.challenger is None:
-            move = "drops" if o.kind == "dents" else "goes"
-            return (
-                f"“{leader}” {move} from {fmt.output_entry(before[o.leader])} to "
-                f"{fmt.output_entry(after[o.leader])}."
+            return self.say(
+                "rival.line.drops" if o.kind == "dents" else "rival.line.goes",
+                leader=leader,
+                before=fmt.output_entry(before[o.leader]),
+                after=fmt.output_entry(after[o.leader]),
             )
-        lead, best = fmt.output_entry(after[o.leader]), fmt.output_entry(after[o.challenger])
-        other = answers[o.challenger]
-        return {
-            "tie": f"“{leader}” and “{other}” are tied at {lead}. A coin flip.",
-            "overturns": f"“{other}” now leads, {best} to {lead}: the rival wins.",
-            "dents": f"“{leader}” still leads, {lead} to {best}: the rival only dents it.",
-            "backs": f"“{leader}” still leads, {lead} to {best}: the rival backs it up.",
-        }[o.kind]
+        return self.say(
+            f"rival.line.{o.kind}",
+            leader=leader,
+            other=answers[o.challenger],
+            lead=fmt.output_entry(after[o.leader]),
+            best=fmt.output_entry(after[o.challenger]),
+        )
 
     def question(self) -> str:
         q = self.quiz
-        return (
-            f"Filler tokens score {fmt.number(q.filler_score)}. How many would it take to pull "
-            f"as much attention as one rival scoring {fmt.number(q.rival_score)}?"
+        return self.say(
+            "rival.line.question",
+            filler=fmt.number(q.filler_score),
+            rival=fmt.number(q.rival_score),
         )
 
     # layout ------------------------------------------------------------------------------

@@ -28,12 +28,22 @@ from manim import (
     linear,
 )
 
+from attention_core import Words, quiz_answer
 from attention_core import formatting as fmt
-from attention_core import quiz_answer
 
 from . import style
 from .base import LessonScene
-from .helpers import balanced_paragraph, baseline, fit, heading, math, option_cards, text
+from .helpers import (
+    balanced_paragraph,
+    fit,
+    heading,
+    inline,
+    math,
+    option_cards,
+    power,
+    sentence,
+    text,
+)
 
 __all__ = ["Step7Answer"]
 
@@ -43,8 +53,10 @@ WIDTH = RIGHT_X - LEFT_X
 CARDS_Y = 1.8
 WHY_Y = 0.7
 BAR_TOP = -0.05  # top of the rival's pull bar; the crowd of fillers sits under it
-CROWD_LEFT = -4.2  # bars start here, right of their labels
-CROWD_WIDTH = RIGHT_X - 0.3 - CROWD_LEFT  # room right of the bars for the dashed end mark
+CROWD_LEFT = -4.2  # bars start here at the earliest, right of their labels
+LABEL_GAP = 0.2  # at least this between a bar's label and the bar
+INLINE_GAP = 0.18  # between the pieces of a line of text and formulas, as inline() sets them
+CROWD_END_ROOM = 0.3  # room right of the bars for the dashed end mark
 ROW_HEIGHT = 0.9  # the tallest either bar may be
 ROW_GAP = 0.3
 MAX_CELL = 0.7  # a filler square is never bigger than this
@@ -60,9 +72,7 @@ class Step7Answer(LessonScene):
 
     step = 7
     slug = "answer"
-    label = "ANSWER"
     move = None
-    title = "How many fillers match one rival?"
 
     def construct(self) -> None:
         self.quiz = quiz_answer(self.lesson)
@@ -79,15 +89,16 @@ class Step7Answer(LessonScene):
     def reveal_answer(self) -> None:
         q = self.quiz
         self.heading = heading(self.kicker, self.title)
-        cards = option_cards([fmt.option(x) for x in q.options], width=WIDTH, height=0.8)
+        roughly = self.lesson.words["common.word.about"]
+        cards = option_cards([fmt.option(x, roughly) for x in q.options], width=WIDTH, height=0.8)
         cards.move_to([0, CARDS_Y, 0])
         right = cards[q.correct]
         others = [card for i, card in enumerate(cards) if i != q.correct]
         letter = right[1].original_text
-        with self.beat(
-            f"How many fillers match one rival? The answer is {letter}: "
-            f"{fmt.option(q.fillers_needed)}."
-        ):
+        caption = self.say(
+            "answer.caption.reveal", letter=letter, option=fmt.option(q.fillers_needed, roughly)
+        )
+        with self.beat(caption):
             self.play(FadeIn(self.heading, shift=DOWN * 0.2))
             self.play(LaggedStart(*(FadeIn(c, shift=UP * 0.2) for c in cards), lag_ratio=0.15))
             self.play(
@@ -103,37 +114,48 @@ class Step7Answer(LessonScene):
         formula[0].set_color(style.RIVAL)
         formula[2].set_color(style.MUTED)
         formula[4].set_color(style.QUERY)
-        line = inline(
-            text("A token's pull is"),
-            math(r"e^{\,\mathrm{score}}"),
-            text(", so one rival ="),
-            formula,
-            text("filler tokens."),
+        pull = power("e", self.say("answer.word.score"))
+        line = sentence(
+            self.lesson.words["answer.line.pull"], {"pull": pull, "ratio": formula}, width=WIDTH
         )
         fit(line, WIDTH).move_to([0, WHY_Y, 0])
-        with self.beat(
-            f"Pull is e to the score, so one rival equals e to the "
-            f"{fmt.number(q.rival_score)} over e to the {fmt.number(q.filler_score)}: "
-            f"{fmt.ratio(q.fillers_needed)} fillers."
-        ):
-            self.play(FadeIn(line[:3], shift=UP * 0.2))
-            self.play(Write(line[3]), FadeIn(line[4]))
+        caption = self.say(
+            "answer.caption.pull",
+            rival=fmt.number(q.rival_score),
+            filler=fmt.number(q.filler_score),
+            ratio=fmt.ratio(q.fillers_needed),
+        )
+        # The words before the formula come first; the formula is written as the rest fades in.
+        pieces = [piece for row in line for piece in row]
+        split = pieces.index(formula)
+        before, after = VGroup(*pieces[:split]), VGroup(*pieces[split + 1 :])
+        with self.beat(caption):
+            if len(before):
+                self.play(FadeIn(before, shift=UP * 0.2))
+            self.play(Write(formula), *([FadeIn(after)] if len(after) else []))
 
     def count_fillers(self) -> None:
         q = self.quiz
-        rows, side = crowd_shape(q.fillers_needed, CROWD_WIDTH, ROW_HEIGHT, MAX_CELL)
+        rival_label = text(
+            self.say("answer.word.one_rival"), size=style.SMALL_SIZE, colour=style.RIVAL, bold=True
+        )
+        # The bars start right of the widest label they will have (longer in some languages).
+        ends = (filler_count(q.fillers_needed), filler_count(q.bonus_fillers_needed))
+        labels = [rival_label, *(count_label(self.lesson.words, n, 0) for n in ends)]
+        self.crowd_left = max(CROWD_LEFT, LEFT_X + max(m.width for m in labels) + LABEL_GAP)
+        width = RIGHT_X - CROWD_END_ROOM - self.crowd_left
+        rows, side = crowd_shape(q.fillers_needed, width, ROW_HEIGHT, MAX_CELL)
         bar_width, bar_height = q.fillers_needed * side / rows, rows * side
         self.rival_bar = Rectangle(
             width=bar_width, height=bar_height, stroke_width=0, fill_color=style.RIVAL
         ).set_fill(opacity=1)
-        self.rival_bar.move_to([CROWD_LEFT + bar_width / 2, BAR_TOP - bar_height / 2, 0])
+        self.rival_bar.move_to([self.crowd_left + bar_width / 2, BAR_TOP - bar_height / 2, 0])
         self.crowd_top = self.rival_bar.get_bottom()[1] - ROW_GAP
-        self.crowd = crowd(q.fillers_needed, rows, side, side, CROWD_LEFT, self.crowd_top)
+        self.crowd = crowd(q.fillers_needed, rows, side, side, self.crowd_left, self.crowd_top)
         crowd_y = self.crowd_top - bar_height / 2
         self.crowd_bottom = self.crowd_top - bar_height
-        rival_label = text("one rival", size=style.SMALL_SIZE, colour=style.RIVAL, bold=True)
         rival_label.move_to([LEFT_X + rival_label.width / 2, self.rival_bar.get_y(), 0])
-        self.counter = VGroup(count_label(0, crowd_y))
+        self.counter = VGroup(count_label(self.lesson.words, 0, crowd_y))
         self.counter_y = crowd_y
         end = self.rival_bar.get_right()[0]
         self.match_line = DashedLine(
@@ -142,15 +164,14 @@ class Step7Answer(LessonScene):
             color=style.TEXT,
             stroke_width=2,
         )
-        with self.beat(
-            f"See it: one rival's pull, and fillers piling up until they match it. "
-            f"It takes {fmt.rounded(q.fillers_needed)} of them."
-        ):
+        with self.beat(self.say("answer.caption.count", count=fmt.rounded(q.fillers_needed))):
             self.play(FadeIn(rival_label), GrowFromEdge(self.rival_bar, LEFT))
             self.add(self.counter)
             self.play(
                 grow_crowd(self.crowd),
-                CountUp(self.counter, 0, filler_count(q.fillers_needed), crowd_y),
+                CountUp(
+                    self.counter, self.lesson.words, 0, filler_count(q.fillers_needed), crowd_y
+                ),
                 run_time=style.SLOW * 2,
                 rate_func=linear,
             )
@@ -162,17 +183,17 @@ class Step7Answer(LessonScene):
         n = q.bonus_fillers_needed
         rows = max(1, round(pymath.sqrt(n * bar.height / bar.width)))
         cell_width, cell_height = bar.width * rows / n, bar.height / rows
-        new_crowd = crowd(n, rows, cell_width, cell_height, CROWD_LEFT, self.crowd_top)
-        line = inline(
-            text("Bonus:", colour=style.QUERY, bold=True),
-            text(f"if the model scores filler at {fmt.number(q.bonus_filler_score)}, you'd need"),
-            math(
-                rf"e^{{{fmt.number(q.bonus_gap)}}}",
-                r"\approx",
-                fmt.rounded(q.bonus_fillers_needed),
-            ),
-            text("of them."),
+        new_crowd = crowd(n, rows, cell_width, cell_height, self.crowd_left, self.crowd_top)
+        pull = math(
+            rf"e^{{{fmt.number(q.bonus_gap)}}}", r"\approx", fmt.rounded(q.bonus_fillers_needed)
         )
+        tag = text(self.say("answer.word.bonus"), colour=style.QUERY, bold=True)
+        words = sentence(
+            self.lesson.words["answer.line.bonus"],
+            {"score": fmt.number(q.bonus_filler_score), "pull": pull},
+            width=WIDTH - tag.width - INLINE_GAP,
+        )
+        line = inline(tag, words)
         fit(line, WIDTH).move_to([0, self.crowd_bottom - BONUS_GAP, 0])
         old = self.crowd
         kept = min(len(old), len(new_crowd))
@@ -181,10 +202,13 @@ class Step7Answer(LessonScene):
             *(cell.copy() for cell in new_crowd[:kept]),
             *(cell.copy().scale(0.01).set_opacity(0) for cell in old[kept:]),
         )
-        with self.beat(
-            f"Bonus: at a filler score of {fmt.number(q.bonus_filler_score)}, you'd need e to "
-            f"the {fmt.number(q.bonus_gap)}: about {fmt.rounded(q.bonus_fillers_needed)} of them."
-        ):
+        caption = self.say(
+            "answer.caption.bonus",
+            score=fmt.number(q.bonus_filler_score),
+            gap=fmt.number(q.bonus_gap),
+            count=fmt.rounded(q.bonus_fillers_needed),
+        )
+        with self.beat(caption):
             self.play(FadeIn(line, shift=UP * 0.2))
             self.play(Transform(old, target))
             self.remove(old)
@@ -193,6 +217,7 @@ class Step7Answer(LessonScene):
                 grow_crowd(new_crowd[kept:]) if len(new_crowd) > kept else Wait(),
                 CountUp(
                     self.counter,
+                    self.lesson.words,
                     filler_count(q.fillers_needed),
                     filler_count(n),
                     self.counter_y,
@@ -202,7 +227,9 @@ class Step7Answer(LessonScene):
             )
 
     def show_takeaway(self) -> None:
-        tag = text("TAKEAWAY", size=style.SMALL_SIZE, colour=style.QUERY, bold=True)
+        tag = text(
+            self.say("answer.word.takeaway"), size=style.SMALL_SIZE, colour=style.QUERY, bold=True
+        )
         words = balanced_paragraph(self.lesson.takeaway, WIDTH, size=style.BODY_SIZE)
         self.takeaway = stack(tag, words, top=PAGE_TOP)
         with self.beat(self.lesson.takeaway):
@@ -213,17 +240,16 @@ class Step7Answer(LessonScene):
         a = self.attention
         lines = fmt.torch_check(a.scores, a.dots, a.d_k)
         typed, run = listing(lines[:-1]), listing(lines)
-        tag = text("CHECK IT IN CODE", size=style.SMALL_SIZE, colour=style.KEY, bold=True)
+        tag = text(
+            self.say("answer.word.check"), size=style.SMALL_SIZE, colour=style.KEY, bold=True
+        )
         tag.next_to(self.takeaway, DOWN, buff=0.6).set_x(LEFT_X + tag.width / 2)
         # Both listings share one scale, so the typed lines land exactly on the finished ones.
         scale = min(1.0, WIDTH / run.width, (tag.get_bottom()[1] - BOTTOM - 0.25) / run.height)
         for code in (typed, run):
             code.scale(scale).next_to(tag, DOWN, buff=0.25, aligned_edge=LEFT)
         run.code_lines[-1].set_color(style.VALUE)
-        with self.beat(
-            f"Check it in code: PyTorch's softmax of these scores prints "
-            f"{lines[-1].removeprefix('# ')}."
-        ):
+        with self.beat(self.say("answer.caption.check", printed=lines[-1].removeprefix("# "))):
             self.play(FadeIn(tag), FadeIn(typed, shift=UP * 0.2))
             self.play(
                 Transform(typed.background, run.background),
@@ -237,28 +263,33 @@ class Step7Answer(LessonScene):
         lesson = self.lesson
         citation = lesson.citation
         cited = stack(
-            text("WHERE THIS SHOWS UP", size=style.SMALL_SIZE, colour=style.QUERY, bold=True),
+            text(
+                self.say("answer.line.where"), size=style.SMALL_SIZE, colour=style.QUERY, bold=True
+            ),
             VGroup(
                 text(citation.source, size=style.BODY_SIZE, bold=True),
                 balanced_paragraph(citation.finding, WIDTH, size=style.BODY_SIZE),
             ).arrange(DOWN, aligned_edge=LEFT, buff=0.2),
             top=PAGE_TOP,
         )
-        with self.beat(f"Where this shows up: {citation.source}. {citation.finding}"):
+        caption = self.say("answer.caption.cite", source=citation.source, finding=citation.finding)
+        with self.beat(caption):
             self.play(*(FadeOut(m) for m in self.mobjects if m is not self.heading))
             self.play(FadeIn(cited[0]), Write(cited[1]), run_time=style.SLOW)
         if not lesson.references:
             return
         references = VGroup(*(reference(r.text, r.where) for r in lesson.references))
         references.arrange(DOWN, aligned_edge=LEFT, buff=0.25)
-        tag = text("REFERENCES", size=style.SMALL_SIZE, colour=style.KEY, bold=True)
+        tag = text(
+            self.say("answer.word.references"), size=style.SMALL_SIZE, colour=style.KEY, bold=True
+        )
         block = stack(tag, references, top=cited.get_bottom()[1] - 0.6)
         turn_page = block.get_bottom()[1] < BOTTOM
         if turn_page:  # too many to fit under the citation: they get a page of their own
             block = stack(tag, references, top=PAGE_TOP)
             fit(block, WIDTH, PAGE_TOP - BOTTOM)
             block.move_to([LEFT_X + block.width / 2, PAGE_TOP - block.height / 2, 0])
-        with self.beat("And to read further: the references."):
+        with self.beat(self.say("answer.caption.references")):
             if turn_page:
                 self.play(FadeOut(cited))
             self.play(FadeIn(block[0]))
@@ -266,29 +297,6 @@ class Step7Answer(LessonScene):
 
 
 # builders ------------------------------------------------------------------------------
-
-
-def inline(*pieces: Mobject, buff: float = 0.18) -> VGroup:
-    """Text and formulas on one line, their baselines level.
-
-    A text that starts with punctuation hugs the piece before it, as a comma would.
-    """
-    line = VGroup(pieces[0])
-    for piece in pieces[1:]:
-        hug = isinstance(piece, Text) and piece.original_text[:1] in ",.;:"
-        piece.next_to(line, RIGHT, buff=0.05 if hug else buff)
-        line.add(piece)
-    level = baseline(next(p for p in pieces if isinstance(p, Text)))
-    for piece in pieces:
-        piece.shift(UP * (level - _baseline(piece)))
-    return line
-
-
-def _baseline(piece: Mobject) -> float:
-    if isinstance(piece, Text):
-        return baseline(piece)
-    # Each formula here starts with a letter sitting on the baseline (the e of e^score).
-    return float(piece.family_members_with_points()[0].get_bottom()[1])
 
 
 def reference(title: str, where: str) -> Mobject:
@@ -324,20 +332,24 @@ def listing(lines: Sequence[str]) -> Code:
 class CountUp(Animation):
     """A crowd's count label counting from one number to another, redrawn every frame."""
 
-    def __init__(self, holder: VGroup, start: float, end: float, y: float, **kwargs: Any):
-        self.start, self.end, self.y = start, end, y
+    def __init__(
+        self, holder: VGroup, words: Words, start: float, end: float, y: float, **kwargs: Any
+    ):
+        self.words, self.start, self.end, self.y = words, start, end, y
         super().__init__(holder, **kwargs)
 
     def interpolate_mobject(self, alpha: float) -> None:
         # The holder's one child is replaced, so what it shows is always a fresh text().
         value = self.start + (self.end - self.start) * self.rate_func(alpha)
-        self.mobject.submobjects = [count_label(value, self.y)]
+        self.mobject.submobjects = [count_label(self.words, value, self.y)]
 
 
-def count_label(count: float, y: float) -> Text:
+def count_label(words: Words, count: float, y: float) -> Text:
     """The crowd's running count: ``20 fillers``."""
-    noun = "filler" if round(count) == 1 else "fillers"
-    label = text(f"{fmt.rounded(count)} {noun}", size=style.SMALL_SIZE, colour=style.MUTED)
+    name = "answer.word.filler_one" if round(count) == 1 else "answer.word.filler_many"
+    label = text(
+        words.say(name, count=fmt.rounded(count)), size=style.SMALL_SIZE, colour=style.MUTED
+    )
     return label.move_to([LEFT_X + label.width / 2, y, 0])
 
 

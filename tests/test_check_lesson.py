@@ -52,7 +52,7 @@ def test_every_row_of_the_summary_comes_from_the_maths(path: Path, capsys) -> No
             assert row in {" ".join(line.split()) for line in out.splitlines()}
         assert f"output {fmt.output(result.output)}" in out
     quiz = quiz_answer(lesson)
-    assert f"answer C: {fmt.option(quiz.fillers_needed)}" in out
+    assert f"answer C: {fmt.option(quiz.fillers_needed, lesson.words['common.word.about'])}" in out
 
 
 def test_a_bad_lesson_is_named_on_stderr_with_exit_2(tmp_path: Path, capsys) -> None:

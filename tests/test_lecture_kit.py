@@ -31,7 +31,8 @@ from scenes import SCENES
 
 from .conftest import Rendered
 from .probe import NUMBER
-from .test_scenes import LESSONS, allowed_numbers, probe
+from .scene_checks import allowed_numbers
+from .test_scenes import LESSONS, probe
 
 CHROMIUM = Path("/usr/bin/chromium")
 WORKED = SCENES[2:]

@@ -126,6 +126,59 @@ BAD_LESSONS = [
     ("rival.value", [0, 1], "rival.value: expected 3 numbers (the number of answers), got 2"),
     ("quiz.filler_score", float("nan"), "quiz.filler_score: expected a finite number, got nan"),
     ("rival.key", [-99, 0, 1, 1], "rival.key: scores -98.00 against the query; scores must"),
+    # [words]: a translation of the template in attention_core/words.toml
+    ("words", "French", "words: expected a table, got text"),
+    ("words", {"nonsense": "x"}, "words.nonsense: unknown entry; known entries are listed in"),
+    (
+        "words",
+        {"softmax": {"caption": {"foo": "x"}}},
+        "words.softmax.caption.foo: unknown entry; known entries are listed in "
+        "attention_core/words.toml",
+    ),
+    ("words", {"mix": {"word": {"weight": 3}}}, "words.mix.word.weight: expected text, got a"),
+    ("words", {"mix": {"word": {"weight": {"x": "y"}}}}, "words.mix.word.weight: expected text"),
+    ("words", {"mix": {"word": {"weight": " "}}}, "words.mix.word.weight: empty text"),
+    ("words", {"mix": {"word": {"weight": "W" * 25}}}, "words.mix.word.weight: 25 characters, "),
+    ("words", {"mix": {"heading": {"title": "T" * 41}}}, "words.mix.heading.title: 41 characters"),
+    ("words", {"mix": {"line": {"slots": "s" * 161}}}, "words.mix.line.slots: 161 characters"),
+    ("words", {"mix": {"caption": {"add_up": "{output}" * 36}}}, "words.mix.caption.add_up: 288 "),
+    (
+        "words",
+        {"mix": {"word": {"weight": "GE\x1bWICHT"}}},
+        "words.mix.word.weight: contains a control",
+    ),
+    (
+        "words",
+        {"softmax": {"caption": {"pull_first": "Für {token}: e hoch {score}."}}},
+        "words.softmax.caption.pull_first: missing placeholder {pull}; "
+        "this entry takes {token}, {score}, {pull}",
+    ),
+    (
+        "words",
+        {"common": {"word": {"about": "etwa {count} {x}"}}},
+        "words.common.word.about: unknown placeholder {x}; this entry takes {count}",
+    ),
+    (
+        "words",
+        {"rival": {"word": {"before": "VORHER {}"}}},
+        "words.rival.word.before: unknown placeholder {}; this entry takes none",
+    ),
+    (
+        "words",
+        {"common": {"word": {"about": "etwa {count.__class__}"}}},
+        "words.common.word.about: unknown placeholder {count.__class__}",
+    ),
+    (
+        "words",
+        {"common": {"word": {"about": "etwa {count:>99999}"}}},
+        "words.common.word.about: placeholder {count} must be plain",
+    ),
+    (
+        "words",
+        {"common": {"word": {"about": "etwa {count!r}"}}},
+        "words.common.word.about: placeholder {count} must be plain",
+    ),
+    ("words", {"common": {"word": {"about": "etwa {count"}}}, "words.common.word.about: a lone {"),
 ]
 
 
@@ -138,6 +191,15 @@ def test_bad_lesson_names_the_field(field: str, value: Any, message: str) -> Non
     with pytest.raises(LessonError) as error:
         parse_lesson(edit(field, value))
     assert str(error.value).startswith(message)
+
+
+def test_a_translation_overrides_only_its_own_entries() -> None:
+    data = default_data()
+    data["words"] = {"common": {"word": {"about": "{{etwa}} {count}", "list": "{last} & {items}"}}}
+    words = parse_lesson(data).words
+    assert words.say("common.word.about", count="20") == "{etwa} 20"
+    assert words.join(["a", "b", "c"]) == "c & a, b"
+    assert words["mix.word.weight"] == default_lesson().words["mix.word.weight"] == "WEIGHT"
 
 
 def test_load_lesson_reads_a_file(tmp_path: Path) -> None:

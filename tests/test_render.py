@@ -36,7 +36,7 @@ from publish.selection import SelectionError, select
 from scenes import SCENES
 
 from .conftest import Rendered, cli
-from .test_scenes import allowed_numbers
+from .scene_checks import allowed_numbers
 
 ROOT = Path(__file__).parent.parent
 LOW = QUALITIES["low"]
@@ -365,7 +365,9 @@ def test_the_full_video_lasts_as_long_as_its_clips(rendered: Rendered) -> None:
 @pytest.mark.render
 def test_the_full_video_has_a_chapter_per_step(rendered: Rendered) -> None:
     chapters = media.chapters(rendered.full)
-    assert [title for title, _, _ in chapters] == [scene.title for scene in SCENES]
+    assert [title for title, _, _ in chapters] == [
+        scene.headline(default_lesson()) for scene in SCENES
+    ]
     start = 0.0
     for (_, chapter_start, chapter_end), clip in zip(
         chapters, clip_files(rendered.folder), strict=True
@@ -400,7 +402,9 @@ def test_the_manifest_describes_every_file_truly(rendered: Rendered) -> None:
     manifest = rendered.manifest
     assert (manifest["quality"], manifest["format"]) == ("low", "mp4")
     assert [clip["step"] for clip in manifest["clips"]] == [scene.step for scene in SCENES]
-    assert [clip["title"] for clip in manifest["clips"]] == [scene.title for scene in SCENES]
+    assert [clip["title"] for clip in manifest["clips"]] == [
+        scene.headline(default_lesson()) for scene in SCENES
+    ]
     for entry in [*manifest["clips"], manifest["full"]]:
         path = rendered.folder / entry["file"]
         assert entry["sha256"] == sha256(path)

@@ -117,7 +117,7 @@ def test_seed_bonus_gap_is_six() -> None:
     ],
 )
 def test_option(value, text) -> None:
-    assert fmt.option(value) == text
+    assert fmt.option(value, default_lesson().words["common.word.about"]) == text
 
 
 @pytest.mark.parametrize(("value", "text"), [(0.45818, "0.46"), (-1e-9, "0.00"), (1.0, "1.00")])

@@ -7,93 +7,31 @@ import re
 from functools import cache
 from pathlib import Path
 
-import numpy as np
 import pytest
-from manim import config
 
 from attention_core import (
-    BUDGET,
-    PULL_PER_SCORE_POINT,
     Lesson,
     attend,
     default_lesson,
+    english,
     load_lesson,
-    quiz_answer,
-    with_rival,
 )
 from attention_core import formatting as fmt
 from scenes import SCENES, LessonScene
 
-from .probe import NUMBER, Probe, run_dry
+from .probe import Probe, run_dry
+from .scene_checks import layout_problems, stray_numbers
 
 ROOT = Path(__file__).parent.parent
 LESSONS = {
     "default": default_lesson(),
     **{path.stem: load_lesson(path) for path in sorted((ROOT / "lessons").glob("*.toml"))},
 }
-MARGIN = 0.1
 
 
 @cache
 def probe(scene: type[LessonScene], lesson_name: str) -> Probe:
     return run_dry(scene, LESSONS[lesson_name])
-
-
-def allowed_numbers(lesson: Lesson) -> set[str]:
-    """Every number string the formatter can make of the lesson's data and its maths."""
-    values: list[float] = [len(SCENES), *range(1, len(SCENES) + 1)]
-    for result in (attend(lesson), attend(with_rival(lesson))):
-        for name in (
-            "query",
-            "keys",
-            "values",
-            "products",
-            "dots",
-            "scores",
-            "pulls",
-            "weights",
-            "weighted_values",
-            "output",
-        ):
-            values += np.ravel(getattr(result, name)).tolist()
-        values += [result.d_k, result.root_d_k, result.total]
-    quiz = quiz_answer(lesson)
-    values += [
-        quiz.rival_score,
-        quiz.filler_score,
-        quiz.fillers_needed,
-        quiz.bonus_filler_score,
-        quiz.bonus_fillers_needed,
-        quiz.gap,
-        quiz.bonus_gap,
-        *quiz.options,
-        PULL_PER_SCORE_POINT,
-        BUDGET,
-    ]
-    formatters = (
-        fmt.number,
-        fmt.factor,
-        fmt.pull,
-        fmt.share,
-        fmt.weight,
-        fmt.ratio,
-        fmt.rounded,
-        fmt.about,
-    )
-    strings = [f(v) for v in values for f in formatters]
-    strings += [fmt.short_weights([v]) for v in values] + [fmt.tensor([v]) for v in values]
-    words = [
-        lesson.title,
-        lesson.promise,
-        lesson.question,
-        lesson.takeaway,
-        lesson.citation.source,
-        lesson.citation.finding,
-        *lesson.answers,
-        *(t.text for t in (*lesson.tokens, lesson.rival)),
-        *(r.text + " " + r.where for r in lesson.references),
-    ]
-    return {n for s in strings + words for n in NUMBER.findall(s)}
 
 
 CASES = [(scene, name) for scene in SCENES for name in LESSONS]
@@ -102,30 +40,14 @@ IDS = [f"{scene.__name__}-{name}" for scene, name in CASES]
 
 @pytest.mark.parametrize(("scene", "lesson_name"), CASES, ids=IDS)
 def test_every_number_on_screen_comes_from_the_maths(scene, lesson_name) -> None:
-    stray = probe(scene, lesson_name).numbers - allowed_numbers(LESSONS[lesson_name])
+    stray = stray_numbers(probe(scene, lesson_name), LESSONS[lesson_name])
     assert not stray, f"{scene.__name__} shows numbers attention_core never made: {stray}"
 
 
 @pytest.mark.parametrize(("scene", "lesson_name"), CASES, ids=IDS)
 def test_texts_stay_inside_the_frame_and_apart(scene, lesson_name) -> None:
-    half_w, half_h = config.frame_width / 2 - MARGIN, config.frame_height / 2 - MARGIN
-    for moment, shown in enumerate(probe(scene, lesson_name).moments):
-        for item in shown:
-            left, bottom, right, top = item.box
-            inside = -half_w <= left and right <= half_w and -half_h <= bottom and top <= half_h
-            assert inside, f"moment {moment}: {item.text!r} leaves the frame: {item.box}"
-        for i, a in enumerate(shown):
-            for b in shown[i + 1 :]:
-                if not (a.overlap_ok or b.overlap_ok):
-                    assert not _overlap(a.box, b.box), (
-                        f"moment {moment}: {a.text!r} overlaps {b.text!r}"
-                    )
-
-
-def _overlap(a: tuple[float, ...], b: tuple[float, ...], slack: float = 0.02) -> bool:
-    return (
-        a[0] + slack < b[2] and b[0] + slack < a[2] and a[1] + slack < b[3] and b[1] + slack < a[3]
-    )
+    problems = layout_problems(probe(scene, lesson_name))
+    assert not problems, "\n".join(problems)
 
 
 # The seed's key figures, in the scene where the slides put them (default lesson).
@@ -154,21 +76,118 @@ def test_every_beat_has_a_caption(scene) -> None:
     assert probe(scene, "default").captions
 
 
-def test_no_number_is_typed_into_a_scene() -> None:
-    """A displayed number must come from attention_core, so scene code holds no digit strings."""
-    offenders = []
+def _scene_strings() -> list[tuple[str, int, str]]:
+    """(file, line, value) of every string constant in scene code, docstrings left out."""
+    found = []
     for path in sorted((ROOT / "scenes").glob("*.py")):
         tree = ast.parse(path.read_text("utf-8"))
         # A bare string statement is documentation (module, class, function or attribute).
         docstrings = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
-        for node in ast.walk(tree):
-            if (
-                isinstance(node, ast.Constant)
-                and isinstance(node.value, str)
-                and id(node) not in docstrings
-                and re.search(r"\d", node.value)
-                and not re.fullmatch(r"#[0-9a-f]{6}", node.value)
-                and not node.value.isidentifier()
-            ):
-                offenders.append(f"{path.name}:{node.lineno}: {node.value!r}")
+        found += [
+            (path.name, node.lineno, node.value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings
+        ]
+    return found
+
+
+def test_no_number_is_typed_into_a_scene() -> None:
+    """A displayed number must come from attention_core, so scene code holds no digit strings."""
+    offenders = [
+        f"{name}:{line}: {value!r}"
+        for name, line, value in _scene_strings()
+        if re.search(r"\d", value)
+        and not re.fullmatch(r"#[0-9a-f]{6}", value)
+        and not value.isidentifier()
+    ]
     assert not offenders, "digits typed into scene strings:\n" + "\n".join(offenders)
+
+
+# Strings in scene code that hold letters without being words a viewer reads: each one is a
+# name the code looks something up by, or notation every language writes the same way.
+NOT_PROSE = {
+    "DejaVu Sans Mono",  # style.MONO, a font name
+    "one-dark",  # the code listing's colour scheme
+    "softmax",  # inside the formula: the function's name, as in code (torch.softmax)
+}
+# A words.toml entry's name, or the part of one that an f-string completes ("rival.line.").
+ENTRY_NAME = re.compile(r"\.?[a-z_]+(\.[a-z_]+)*\.?")
+COLOUR = re.compile(r"#[0-9a-f]{6}")
+
+
+def test_no_words_are_typed_into_a_scene() -> None:
+    """Every word on screen comes from the lesson or the words catalogue, so it can be translated.
+
+    A scene string may hold letters only as an identifier (a dict key, a weight such as BOLD),
+    an entry name ("softmax.caption.heading", or "rival.line." completed in an f-string), or
+    LaTeX whose commands are the only runs of letters: ``\\text{total}`` is refused.
+    """
+    offenders = []
+    for name, line, value in _scene_strings():
+        if value.isidentifier() or value in NOT_PROSE or ENTRY_NAME.fullmatch(value):
+            continue
+        if COLOUR.fullmatch(value):
+            continue
+        bare = re.sub(r"\\[a-zA-Z]+", " ", value)  # LaTeX command names are not words
+        runs = [run for run in re.findall(r"[^\W\d_]{3,}", bare) if run not in NOT_PROSE]
+        if runs:
+            offenders.append(f"{name}:{line}: {value!r}")
+    assert not offenders, "words typed into scene strings:\n" + "\n".join(offenders)
+
+
+TRANSLATED = "greek"
+"""The shipped lesson that translates every entry of attention_core/words.toml."""
+
+
+def _words(*texts: str) -> set[str]:
+    """The words (runs of three or more letters) in texts, without placeholders or TeX commands."""
+    bare = re.sub(r"\{\w*\}|\\[a-zA-Z]+", " ", " ".join(texts))
+    return {word.casefold() for word in re.findall(r"[^\W\d_]{3,}", bare)}
+
+
+def _lesson_texts(lesson: Lesson) -> list[str]:
+    """Every text the lesson itself gives: its names, sentences and references."""
+    return [
+        lesson.title,
+        lesson.promise,
+        lesson.question,
+        lesson.takeaway,
+        lesson.citation.source,
+        lesson.citation.finding,
+        *lesson.answers,
+        *(text for t in (*lesson.tokens, lesson.rival) for text in (t.text, t.short)),
+        *(text for r in lesson.references for text in (r.text, r.where)),
+    ]
+
+
+def test_the_translated_lesson_translates_every_entry() -> None:
+    lesson, template = LESSONS[TRANSLATED], english()
+    untranslated = [
+        name
+        for name, words in template.items()
+        if lesson.words[name] == words and _words(words) - {"softmax"}
+    ]
+    # Its one exception: the paper's title, which its references quote in English.
+    assert untranslated == ["big_picture.line.paper"]
+
+
+@pytest.mark.parametrize("scene", SCENES, ids=[s.__name__ for s in SCENES])
+def test_a_translated_lesson_shows_and_says_no_english(scene) -> None:
+    """English words of the template never reach the screen or the captions of a translation,
+    except those the translation itself uses and the lesson's own texts (names, a quoted title);
+    the code listing is Python, and is left out."""
+    lesson = LESSONS[TRANSLATED]
+    a = attend(lesson)
+    listing = set(fmt.torch_check(a.scores, a.dots, a.d_k))
+    english_only = _words(*english().values()) - _words(
+        *lesson.words.values(), *_lesson_texts(lesson)
+    )
+    assert len(english_only) > 100  # the check below has plenty to catch
+    found = probe(scene, TRANSLATED)
+    for shown in [*found.strings, *found.scene.captions]:
+        if set(shown.splitlines()) <= listing:
+            continue
+        leaked = _words(shown) & english_only
+        assert not leaked, f"{scene.__name__} shows English {sorted(leaked)} in {shown!r}"
