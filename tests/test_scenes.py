@@ -186,7 +186,7 @@ def test_a_translated_lesson_shows_and_says_no_english(scene) -> None:
     )
     assert len(english_only) > 100  # the check below has plenty to catch
     found = probe(scene, TRANSLATED)
-    for shown in [*found.strings, *found.scene.captions]:
+    for shown in [*found.strings, *found.captions]:
         if set(shown.splitlines()) <= listing:
             continue
         leaked = _words(shown) & english_only
