@@ -15,10 +15,7 @@ from .captions import Cue, parse_srt, to_vtt
 from .files import write_text
 from .manifest import ClipEntry
 
-__all__ = ["LANGUAGE", "Beat", "Step", "beats_of", "clock", "steps_of"]
-
-LANGUAGE = "en"
-"""The captions' language, for ``<track srclang>``."""
+__all__ = ["Beat", "Step", "beats_of", "clock", "steps_of"]
 
 
 @dataclass(frozen=True)

@@ -10,22 +10,12 @@ import html
 import json
 from collections.abc import Sequence
 
+from attention_core import Lesson
+
 from .beats import Step
 from .webpage import page
 
-__all__ = ["WORDS", "deck_data", "deck_html"]
-
-WORDS: dict[str, str] = {
-    "start": "Press → or click to start",
-    "keys": "→ space click: next beat · ←: back · N: speaker notes · F: full screen · Home: start",
-    "notes": "Speaker notes",
-    "now": "Now",
-    "next": "Next",
-    "end": "End of the lesson",
-    "step": "Step",
-    "beat": "beat",
-}
-"""Every English word of the deck, by name."""
+__all__ = ["deck_data", "deck_html"]
 
 
 def deck_data(steps: Sequence[Step]) -> list[dict[str, object]]:
@@ -41,23 +31,27 @@ def deck_data(steps: Sequence[Step]) -> list[dict[str, object]]:
     ]
 
 
-def deck_html(title: str, steps: Sequence[Step], mime: str) -> str:
-    """The deck page; it finds its clips beside it."""
+def deck_html(lesson: Lesson, steps: Sequence[Step], mime: str) -> str:
+    """The deck page, in the lesson's words; it finds its clips beside it."""
+    words = lesson.words
     videos = "\n".join(
         f'<video class=step preload="auto" playsinline poster="{_attr(step.clip.poster.file)}"'
         f' hidden><source src="{_attr(step.clip.file)}" type="{mime}"></video>'
         for step in steps
     )
-    data = json.dumps({"steps": deck_data(steps), "words": WORDS}, ensure_ascii=False)
+    script_words = {name: words[f"deck.word.{name}"] for name in ("step", "beat", "end")}
+    data = json.dumps({"steps": deck_data(steps), "words": script_words}, ensure_ascii=False)
     body = f"""<main id=stage>
 {videos}
-<div id=cover><h1>{_text(title)}</h1><p>{WORDS["start"]}</p><p class=keys>{WORDS["keys"]}</p></div>
+<div id=cover><h1>{_text(lesson.title)}</h1><p>{_text(words["deck.line.start"])}</p>
+<p class=keys>{_text(words["deck.line.keys"])}</p></div>
 </main>
 <footer><span id=where></span><span id=progress><span></span></span></footer>
-<aside id=notes hidden><h2>{WORDS["notes"]}</h2><p><b>{WORDS["now"]}:</b> <span id=now></span></p>
-<p class=next><b>{WORDS["next"]}:</b> <span id=upcoming></span></p></aside>
+<aside id=notes hidden><h2>{_text(words["deck.word.notes"])}</h2>
+<p><b>{_text(words["deck.word.now"])}:</b> <span id=now></span></p>
+<p class=next><b>{_text(words["deck.word.next"])}:</b> <span id=upcoming></span></p></aside>
 <script type="application/json" id=deck-data>{_script_safe(data)}</script>"""
-    return page(title, _STYLE, body, _SCRIPT)
+    return page(lesson.title, words["common.word.language"], _STYLE, body, _SCRIPT)
 
 
 def _script_safe(text: str) -> str:

@@ -8,38 +8,19 @@ import html
 from collections.abc import Sequence
 from pathlib import Path
 
-from .beats import LANGUAGE, Step, clock
+from attention_core import Lesson, Words
+
+from .beats import Step, clock
 from .manifest import FullEntry
 from .webpage import STYLE_BASE, page
 
-__all__ = ["WORDS", "embed_html", "snippet"]
-
-WORDS: dict[str, str] = {
-    "kit": "Lecture kit",
-    "whole": "The whole lesson",
-    "chapters": "Chapters: click one to jump there.",
-    "steps": "Step by step",
-    "embed": "Embed this clip: copy the snippet, upload the files it names beside your page.",
-    "copy": "Copy",
-    "copied": "Copied",
-    "captions": "English",
-    "handout.html": "the worked maths, every number as in the video, to print",
-    "handout.pdf": "the same, as PDF",
-    "slides.html": "present it: pauses after every beat; → next, ← back, N speaker notes",
-    "slides.pptx": "PowerPoint: a slide per step, clip embedded, captions as speaker notes",
-}
-"""Every English word of the page, by name."""
+__all__ = ["embed_html", "snippet"]
 
 
-def snippet(step: Step, mime: str) -> str:
+def snippet(step: Step, mime: str, words: Words) -> str:
     """The HTML a lecturer pastes into a page to show one clip, with its poster and captions."""
     clip = step.clip
-    track = (
-        f'\n  <track kind="captions" src="{_attr(step.captions)}" srclang="{LANGUAGE}" '
-        f'label="{WORDS["captions"]}" default>'
-        if step.captions
-        else ""
-    )
+    track = f"\n  {_track_tag(step.captions, words)}" if step.captions else ""
     return (
         f'<video controls preload="metadata" width="{clip.width}" height="{clip.height}" '
         f'poster="{_attr(clip.poster.file)}">\n'
@@ -48,7 +29,7 @@ def snippet(step: Step, mime: str) -> str:
 
 
 def embed_html(
-    title: str,
+    lesson: Lesson,
     steps: Sequence[Step],
     full: FullEntry | None,
     mime: str,
@@ -57,22 +38,29 @@ def embed_html(
 ) -> str:
     """The page. Tracks are inlined as ``data:`` URLs so captions show even from ``file://``,
     where browsers refuse to fetch a ``.vtt`` beside the page; the snippets name the files."""
-    body = [f"<h1>{_text(title)}</h1>"]
+    words = lesson.words
+    body = [f"<h1>{_text(lesson.title)}</h1>"]
     if extras:
-        links = "".join(
-            f'<li><a href="{_attr(name)}">{_text(name)}</a>: {WORDS.get(name, "")}</li>'
-            for name in extras
-        )
-        body.append(f"<h2>{WORDS['kit']}</h2><ul>{links}</ul>")
+        links = "".join(_kit_file(name, words) for name in extras)
+        body.append(f"<h2>{_text(words['page.heading.kit'])}</h2><ul>{links}</ul>")
     if full is not None:
-        body += _whole(full, steps, mime, folder)
-    body.append(f"<h2>{WORDS['steps']}</h2>")
+        body += _whole(full, steps, mime, folder, words)
+    body.append(f"<h2>{_text(words['page.heading.steps'])}</h2>")
     for step in steps:
-        body += _step(step, mime, folder)
-    return page(title, STYLE_BASE + _STYLE, "\n".join(body), _SCRIPT)
+        body += _step(step, mime, folder, words)
+    language = words["common.word.language"]
+    return page(lesson.title, language, STYLE_BASE + _STYLE, "\n".join(body), _SCRIPT)
 
 
-def _whole(full: FullEntry, steps: Sequence[Step], mime: str, folder: Path) -> list[str]:
+def _kit_file(name: str, words: Words) -> str:
+    """The file, linked, and what it is: entry ``page.line.handout_pdf`` for handout.pdf."""
+    about = words[f"page.line.{name.replace('.', '_')}"]
+    return f'<li><a href="{_attr(name)}">{_text(name)}</a>: {_text(about)}</li>'
+
+
+def _whole(
+    full: FullEntry, steps: Sequence[Step], mime: str, folder: Path, words: Words
+) -> list[str]:
     poster = f' poster="{_attr(steps[0].clip.poster.file)}"' if steps else ""
     vtt = next((ref.file for ref in full.captions if ref.file.endswith(".vtt")), None)
     chapters = "".join(
@@ -81,37 +69,45 @@ def _whole(full: FullEntry, steps: Sequence[Step], mime: str, folder: Path) -> l
         for chapter in full.chapters
     )
     return [
-        f"<h2>{WORDS['whole']}</h2>",
+        f"<h2>{_text(words['page.heading.whole'])}</h2>",
         f'<video id="whole" controls preload="auto"{poster}>'
-        f'<source src="{_attr(full.file)}" type="{mime}">{_track(vtt, folder)}</video>',
-        f"<p class=muted>{WORDS['chapters']}</p><ol class=chapters>{chapters}</ol>",
+        f'<source src="{_attr(full.file)}" type="{mime}">{_track(vtt, folder, words)}</video>',
+        f"<p class=muted>{_text(words['page.line.chapters'])}</p>",
+        f"<ol class=chapters>{chapters}</ol>",
     ]
 
 
-def _step(step: Step, mime: str, folder: Path) -> list[str]:
+def _step(step: Step, mime: str, folder: Path, words: Words) -> list[str]:
     clip = step.clip
-    code = _text(snippet(step, mime))
+    code = _text(snippet(step, mime, words))
+    track = _track(step.captions, folder, words)
     return [
         f'<section class=step id="{_attr(step.stem)}">',
         f"<h3>{clip.step} · {_text(clip.title)} <span class=muted>({clock(clip.duration)})"
         "</span></h3>",
         f'<video controls preload="auto" poster="{_attr(clip.poster.file)}">'
-        f'<source src="{_attr(clip.file)}" type="{mime}">{_track(step.captions, folder)}</video>',
-        f"<p class=muted>{WORDS['embed']}</p>",
+        f'<source src="{_attr(clip.file)}" type="{mime}">{track}</video>',
+        f"<p class=muted>{_text(words['page.line.embed'])}</p>",
         f"<div class=snippet><pre><code>{code}</code></pre><button class=copy "
-        f'data-done="{WORDS["copied"]}">{WORDS["copy"]}</button></div>',
+        f'data-done="{_attr(words["page.word.copied"])}">{_text(words["page.word.copy"])}'
+        "</button></div>",
         "</section>",
     ]
 
 
-def _track(vtt: str | None, folder: Path) -> str:
+def _track(vtt: str | None, folder: Path, words: Words) -> str:
     if vtt is None:
         return ""
     data = base64.b64encode((folder / vtt).read_bytes()).decode("ascii")
-    src = f"data:text/vtt;base64,{data}"
+    return _track_tag(f"data:text/vtt;base64,{data}", words)
+
+
+def _track_tag(src: str, words: Words) -> str:
+    """A default captions track in the lesson's language."""
     return (
-        f'<track kind="captions" src="{_attr(src)}" srclang="{LANGUAGE}" '
-        f'label="{WORDS["captions"]}" default>'
+        f'<track kind="captions" src="{_attr(src)}" '
+        f'srclang="{_attr(words["common.word.language"])}" '
+        f'label="{_attr(words["page.word.captions"])}" default>'
     )
 
 

@@ -1,9 +1,9 @@
 """The handout: the lesson's worked maths on paper, every number from attention_core's formatter.
 
 ``handout.html`` prints on A4 (print CSS); ``handout.pdf`` is printed from it by headless
-Chromium when set-up installed it. The prose is the small set of English templates in ``WORDS``,
-filled with the lesson's own texts and the formatter's numbers, so that it can move into a
-translatable catalogue as it is.
+Chromium when set-up installed it. The prose comes from the lesson's words catalogue (the
+``handout`` entries, and the video's own where it says the same), filled with the lesson's texts
+and the formatter's numbers.
 """
 
 from __future__ import annotations
@@ -32,81 +32,17 @@ from .files import replacing, write_text
 from .tools import Tool, install_line, missing_tools
 from .webpage import STYLE_BASE, page
 
-__all__ = ["CHROMIUM", "NAME", "WORDS", "handout_html", "print_pdf", "write_handout"]
+__all__ = ["CHROMIUM", "NAME", "handout_html", "print_pdf", "write_handout"]
 
 NAME = "handout"
 """Stem of the handout's files: ``handout.html``, ``handout.pdf``."""
 CHROMIUM = Tool("chromium", "chromium", "prints the handout as PDF")
 
-WORDS: dict[str, str] = {
-    "subtitle": "The worked maths, step by step: the same numbers as the video.",
-    "setup": "The question: {question} The query is q = {query}, so dₖ = {d_k}.",
-    "score.heading": "Step 1 · Score every token against the query",
-    "score.intro": (
-        "Multiply the query and each key entry by entry, add the products up (the dot "
-        "product q · k), then divide by √dₖ = √{d_k} = {root}."
-    ),
-    "softmax.heading": "Step 2 · Turn scores into shares of one budget",
-    "softmax.intro": (
-        "Each token pulls with e^score. The pulls add up to the total; each token's share "
-        "of the budget is its pull ÷ the total. Rule of thumb: {rule}."
-    ),
-    "mix.heading": "Step 3 · Mix the values by their weights",
-    "mix.intro": (
-        "Scale each token's value vector by its weight, then add the scaled vectors slot by "
-        "slot. Each slot stands for one answer."
-    ),
-    "mix.leans": "The output leans towards {answer}.",
-    "rival.heading": "The rival: a lookalike token",
-    "rival.intro": "One more token arrives: “{text}”, with key {key}. Score it as before:",
-    "rival.split": "The budget cannot grow, so the rival's share comes out of the others:",
-    "rival.output": "The output goes from {before} to {after}.",
-    "verdict.tie": "“{leader}” and “{other}” are tied at {lead}: a coin flip.",
-    "verdict.overturns": "“{other}” now leads, {best} to {lead}: the rival wins.",
-    "verdict.dents": "“{leader}” still leads, {lead} to {best}: the rival only dents it.",
-    "verdict.backs": "“{leader}” still leads, {lead} to {best}: the rival backs it up.",
-    "verdict.alone": "“{leader}” goes from {before} to {after}.",
-    "quiz.heading": "Quick check",
-    "quiz.question": (
-        "Filler tokens score {filler}. How many would it take to pull as much attention as "
-        "one rival scoring {rival}?"
-    ),
-    "answer.heading": "Answer",
-    "answer.pick": "{letter}: {option}.",
-    "answer.why": (
-        "A token's pull is e^score, so one rival = e^{rival} ÷ e^{filler} = {ratio} filler "
-        "tokens: it takes {count} of them."
-    ),
-    "answer.bonus": (
-        "Bonus: at a filler score of {filler}, you would need e^{gap}: about {count} of them."
-    ),
-    "code.heading": "Check it in code",
-    "takeaway.heading": "Takeaway",
-    "references.heading": "To read further",
-    "col.token": "Token",
-    "col.key": "Key k",
-    "col.products": "q · k, entry by entry",
-    "col.dot": "q · k",
-    "col.root": "÷ √dₖ",
-    "col.score": "Score",
-    "col.pull": "Pull = e^score",
-    "col.share": "Share = pull ÷ total",
-    "col.weight": "Weight",
-    "col.value": "Value v",
-    "col.scaled": "Weight × v",
-    "col.before": "Share before",
-    "col.after": "Share after",
-    "row.total": "Total",
-    "row.output": "Output (sum)",
-    "row.answers": "Answers",
-}
-"""Every English word of the handout, by name; numbers and lesson texts fill the braces."""
 
-
-def say(name: str, **values: str) -> str:
-    """The template ``name`` filled in, as HTML-safe text with ``e^x`` set as a power."""
-    text = html.escape(WORDS[name].format(**values), quote=False)
-    return re.sub(r"e\^(-?[\w.]+)", r"e<sup>\1</sup>", text)
+def say(lesson: Lesson, name: str, **values: str) -> str:
+    """The catalogue entry ``name`` filled in, as HTML-safe text with ``e^x`` set as a power."""
+    text = html.escape(lesson.words.say(name, **values), quote=False)
+    return re.sub(r"e\^(-?\w+(?:\.\d+)?)", r"e<sup>\1</sup>", text)
 
 
 def handout_html(lesson: Lesson) -> str:
@@ -115,10 +51,11 @@ def handout_html(lesson: Lesson) -> str:
     body = [
         f"<header><h1>{_text(lesson.title)}</h1>",
         f"<p class=lead>{_text(lesson.promise)}</p>",
-        f"<p class=muted>{say('subtitle')}</p>",
+        f"<p class=muted>{say(lesson, 'handout.line.subtitle')}</p>",
         "<p>"
         + say(
-            "setup",
+            lesson,
+            "handout.line.setup",
             question=lesson.question,
             query=fmt.vector(lesson.query),
             d_k=fmt.number(lesson.d_k),
@@ -129,13 +66,15 @@ def handout_html(lesson: Lesson) -> str:
         *_mix(lesson, a),
         *_rival(lesson, a),
         *_quiz(lesson),
-        f"<section><h2>{say('takeaway.heading')}</h2><p class=lead>{_text(lesson.takeaway)}</p>",
+        f"<section><h2>{say(lesson, 'handout.heading.takeaway')}</h2>",
+        f"<p class=lead>{_text(lesson.takeaway)}</p>",
         f"<p class=muted>{_text(lesson.citation.source)}: {_text(lesson.citation.finding)}</p>",
-        f"<h2>{say('references.heading')}</h2><ul>",
+        f"<h2>{say(lesson, 'handout.heading.references')}</h2><ul>",
         *(f"<li>{_text(r.text)} — {_text(r.where)}</li>" for r in lesson.references),
         "</ul></section>",
     ]
-    return page(lesson.title, STYLE_BASE + _STYLE, "\n".join(body))
+    language = lesson.words["common.word.language"]
+    return page(lesson.title, language, STYLE_BASE + _STYLE, "\n".join(body))
 
 
 def write_handout(folder: Path, lesson: Lesson) -> bool:
@@ -194,9 +133,11 @@ def _score(lesson: Lesson, a: Attention) -> list[str]:
         for i, token in enumerate(lesson.tokens)
     ]
     return [
-        f"<section><h2>{say('score.heading')}</h2>",
-        "<p>" + say("score.intro", d_k=fmt.number(a.d_k), root=fmt.number(a.root_d_k)) + "</p>",
-        _table(["col.token", "col.key", "col.products", "col.dot", "col.root", "col.score"], rows),
+        _step_heading(lesson, 1, "score"),
+        "<p>"
+        + say(lesson, "handout.line.score", d_k=fmt.number(a.d_k), root=fmt.number(a.root_d_k))
+        + "</p>",
+        _table(lesson, ["token", "key", "products", "dot", "root", "score"], rows),
         "</section>",
     ]
 
@@ -212,13 +153,19 @@ def _softmax(lesson: Lesson, a: Attention) -> list[str]:
         for i, token in enumerate(lesson.tokens)
     ]
     rows.append(
-        [f"<b>{say('row.total')}</b>", "", f"<b>{fmt.pull(a.total)}</b>", fmt.share(BUDGET)]
+        [
+            f"<b>{say(lesson, 'handout.word.total')}</b>",
+            "",
+            f"<b>{fmt.pull(a.total)}</b>",
+            fmt.share(BUDGET),
+        ]
     )
-    rule = f"+{fmt.number(SCORE_STEP)} score = ×{fmt.pull(PULL_PER_SCORE_POINT)}"
+    step, factor = fmt.number(SCORE_STEP), fmt.pull(PULL_PER_SCORE_POINT)
+    rule = lesson.words.say("softmax.line.rule", step=step, factor=factor)
     return [
-        f"<section><h2>{say('softmax.heading')}</h2>",
-        f"<p>{say('softmax.intro', rule=rule)}</p>",
-        _table(["col.token", "col.score", "col.pull", "col.share"], rows),
+        _step_heading(lesson, 2, "softmax"),
+        f"<p>{say(lesson, 'handout.line.softmax', rule=rule)}</p>",
+        _table(lesson, ["token", "score", "pull", "share"], rows),
         "</section>",
     ]
 
@@ -233,17 +180,19 @@ def _mix(lesson: Lesson, a: Attention) -> list[str]:
         ]
         for i, token in enumerate(lesson.tokens)
     ]
-    rows.append([f"<b>{say('row.output')}</b>", "", "", f"<b>{fmt.output(a.output)}</b>"])
+    rows.append(
+        [f"<b>{say(lesson, 'handout.word.output')}</b>", "", "", f"<b>{fmt.output(a.output)}</b>"]
+    )
     answers = ", ".join(
         f"{_text(answer)} → {fmt.output_entry(x)}"
         for answer, x in zip(lesson.answers, a.output, strict=True)
     )
     return [
-        f"<section><h2>{say('mix.heading')}</h2>",
-        f"<p>{say('mix.intro')}</p>",
-        _table(["col.token", "col.weight", "col.value", "col.scaled"], rows),
-        f"<p>{say('row.answers')}: {answers}. "
-        f"<b>{say('mix.leans', answer=lesson.answers[a.winner])}</b></p>",
+        _step_heading(lesson, 3, "mix"),
+        f"<p>{say(lesson, 'handout.line.mix')}</p>",
+        _table(lesson, ["token", "weight", "value", "scaled"], rows),
+        f"<p>{say(lesson, 'handout.word.answers')}: {answers}. "
+        f"<b>{say(lesson, 'handout.line.leans', answer=lesson.answers[a.winner])}</b></p>",
         "</section>",
     ]
 
@@ -271,17 +220,19 @@ def _rival(lesson: Lesson, a: Attention) -> list[str]:
         for i, token in enumerate(tokens)
     ]
     return [
-        f"<section><h2>{say('rival.heading')}</h2>",
+        f"<section><h2>{say(lesson, 'rival.heading.title')}</h2>",
         "<p>"
-        + say("rival.intro", text=lesson.rival.text, key=fmt.vector(lesson.rival.key))
+        + say(
+            lesson, "handout.line.rival", text=lesson.rival.text, key=fmt.vector(lesson.rival.key)
+        )
         + "</p>",
-        _table(
-            ["col.token", "col.key", "col.products", "col.dot", "col.root", "col.score"], scored
-        ),
-        f"<p>{say('rival.split')}</p>",
-        _table(["col.token", "col.before", "col.after"], shares),
+        _table(lesson, ["token", "key", "products", "dot", "root", "score"], scored),
+        f"<p>{say(lesson, 'handout.line.split')}</p>",
+        _table(lesson, ["token", "before", "after"], shares),
         "<p>"
-        + say("rival.output", before=fmt.output(a.output), after=fmt.output(b.output))
+        + say(
+            lesson, "handout.line.output", before=fmt.output(a.output), after=fmt.output(b.output)
+        )
         + f" <b>{_verdict(lesson, a, b)}</b></p>",
         "</section>",
     ]
@@ -292,7 +243,8 @@ def _verdict(lesson: Lesson, a: Attention, b: Attention) -> str:
     leader = lesson.answers[o.leader]
     if o.challenger is None:
         return say(
-            "verdict.alone",
+            lesson,
+            "rival.line.goes",
             leader=leader,
             before=fmt.output_entry(a.output[o.leader]),
             after=fmt.output_entry(b.output[o.leader]),
@@ -300,7 +252,7 @@ def _verdict(lesson: Lesson, a: Attention, b: Attention) -> str:
     lead = fmt.output_entry(b.output[o.leader])
     best = fmt.output_entry(b.output[o.challenger])
     other = lesson.answers[o.challenger]
-    return say(f"verdict.{o.kind}", leader=leader, other=other, lead=lead, best=best)
+    return say(lesson, f"rival.line.{o.kind}", leader=leader, other=other, lead=lead, best=best)
 
 
 def _quiz(lesson: Lesson) -> list[str]:
@@ -310,19 +262,28 @@ def _quiz(lesson: Lesson) -> list[str]:
     )
     code = "\n".join(fmt.torch_check(attend(lesson).scores, attend(lesson).dots, lesson.d_k))
     return [
-        f"<section class=quiz><h2>{say('quiz.heading')}</h2>",
+        f"<section class=quiz><h2>{say(lesson, 'handout.heading.quiz')}</h2>",
         "<p>"
-        + say("quiz.question", filler=fmt.number(q.filler_score), rival=fmt.number(q.rival_score))
+        + say(
+            lesson,
+            "rival.line.question",
+            filler=fmt.number(q.filler_score),
+            rival=fmt.number(q.rival_score),
+        )
         + "</p>",
         f"<ol class=options>{options}</ol></section>",
-        f"<section class=answer><h2>{say('answer.heading')}</h2>",
+        f"<section class=answer><h2>{say(lesson, 'handout.heading.answer')}</h2>",
         "<p><b>"
         + say(
-            "answer.pick", letter=_letter(q.correct), option=fmt.option(q.fillers_needed, roughly)
+            lesson,
+            "handout.line.pick",
+            letter=_letter(q.correct),
+            option=fmt.option(q.fillers_needed, roughly),
         )
         + "</b> "
         + say(
-            "answer.why",
+            lesson,
+            "handout.line.why",
             rival=fmt.number(q.rival_score),
             filler=fmt.number(q.filler_score),
             ratio=fmt.ratio(q.fillers_needed),
@@ -330,13 +291,14 @@ def _quiz(lesson: Lesson) -> list[str]:
         )
         + "</p><p>"
         + say(
-            "answer.bonus",
+            lesson,
+            "handout.line.bonus",
             filler=fmt.number(q.bonus_filler_score),
             gap=fmt.number(q.bonus_gap),
             count=fmt.rounded(q.bonus_fillers_needed),
         )
         + "</p>",
-        f"<h3>{say('code.heading')}</h3><pre>{_text(code)}</pre></section>",
+        f"<h3>{say(lesson, 'handout.heading.code')}</h3><pre>{_text(code)}</pre></section>",
     ]
 
 
@@ -355,12 +317,20 @@ def _power(score: float) -> str:
     return f"e<sup>{fmt.number(score)}</sup>"
 
 
+def _step_heading(lesson: Lesson, number: int, scene: str) -> str:
+    """A worked step's heading: its number and the title the video gives it."""
+    title = lesson.words[f"{scene}.heading.title"]
+    heading = say(lesson, "handout.heading.step", number=fmt.number(number), title=title)
+    return f"<section><h2>{heading}</h2>"
+
+
 def _letter(i: int) -> str:
     return chr(ord("A") + i)
 
 
-def _table(columns: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
-    head = "".join(f"<th>{say(c)}</th>" for c in columns)
+def _table(lesson: Lesson, columns: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
+    """A table whose header names ``handout.word`` entries."""
+    head = "".join(f"<th>{say(lesson, f'handout.word.{c}')}</th>" for c in columns)
     body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 

@@ -39,10 +39,10 @@ def write_kit(
     if slides and len(steps) < steps_wanted:
         notes.append(f"slides skipped: {steps_wanted - len(steps)} step(s) not rendered yet")
     elif slides:
-        write_text(folder / f"{DECK_NAME}.html", deck.deck_html(lesson.title, steps, mime))
+        write_text(folder / f"{DECK_NAME}.html", deck.deck_html(lesson, steps, mime))
         powerpoint.write_pptx(folder / f"{DECK_NAME}.pptx", lesson.title, steps, folder)
     kit = [f"{handout.NAME}.html", f"{handout.NAME}.pdf", f"{DECK_NAME}.html", f"{DECK_NAME}.pptx"]
     present = [name for name in kit if (folder / name).is_file()]
-    page = embed.embed_html(lesson.title, steps, manifest.full, mime, present, folder)
+    page = embed.embed_html(lesson, steps, manifest.full, mime, present, folder)
     write_text(folder / PAGE_NAME, page)
     return [*notes, f"lecture kit: {', '.join([PAGE_NAME, *present])}"]

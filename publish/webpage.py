@@ -20,12 +20,12 @@ code, pre { font: .9rem/1.4 "DejaVu Sans Mono", ui-monospace, monospace; }
 """Type and colours shared by the embed page and the handout."""
 
 
-def page(title: str, style: str, body: str, script: str = "") -> str:
-    """A complete HTML document with its style and script inline."""
+def page(title: str, language: str, style: str, body: str, script: str = "") -> str:
+    """A complete HTML document in ``language`` (a BCP 47 tag), its style and script inline."""
     scripts = f"<script>{script}</script>\n" if script else ""
     return (
         "<!doctype html>\n"
-        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<html lang="{html.escape(language)}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{html.escape(title)}</title>\n<style>{style}</style>\n</head>\n"
         f"<body>\n{body}\n{scripts}</body>\n</html>\n"

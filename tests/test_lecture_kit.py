@@ -19,11 +19,12 @@ from playwright.sync_api import Browser, Route, sync_playwright
 from pptx import Presentation
 
 import render
-from attention_core import attend
+from attention_core import attend, english
 from attention_core import formatting as fmt
 from publish.beats import Beat, Step, beats_of, steps_of
 from publish.captions import Cue, parse_srt
 from publish.deck import deck_html
+from publish.embed import embed_html
 from publish.handout import handout_html
 from publish.manifest import ClipEntry, FileRef
 from publish.powerpoint import P14, write_pptx
@@ -32,7 +33,7 @@ from scenes import SCENES
 from .conftest import Rendered
 from .probe import NUMBER
 from .scene_checks import allowed_numbers
-from .test_scenes import LESSONS, probe
+from .test_scenes import LESSONS, TRANSLATED, _lesson_texts, _words, probe
 
 CHROMIUM = Path("/usr/bin/chromium")
 WORKED = SCENES[2:]
@@ -53,14 +54,23 @@ def test_beats_run_from_cue_to_cue_and_tile_the_clip() -> None:
     assert beats_of([], 3.0) == (Beat(0.0, 3.0, ""),)
 
 
+MP4 = "video/mp4"
+CLIP = ClipEntry(
+    "01_x.mp4", 1, "X", "X", 2.0, 854, 480, 15, 1, "0", FileRef("01_x.png", 1, "0"), None, ()
+)
+"""A clip as the manifest lists it, for pages built without a render."""
+
+
 def test_a_caption_cannot_break_out_of_the_deck_script() -> None:
     caption = 'Ends </script><script>alert("x")</script> & “quotes”'
-    poster = FileRef("01_x.png", 1, "0")
-    clip = ClipEntry("01_x.mp4", 1, "X", "X", 2.0, 854, 480, 15, 1, "0", poster, None, ())
-    page = deck_html("T", [Step(clip, None, (Beat(0.0, 2.0, caption),))], "video/mp4")
+    page = deck_html(LESSONS["default"], [Step(CLIP, None, (Beat(0.0, 2.0, caption),))], MP4)
+    assert json.loads(_deck_data(page))["steps"][0]["beats"] == [[0.0, 2.0, caption]]
+
+
+def _deck_data(page: str) -> str:
     data = re.search(r'<script type="application/json" id=deck-data>(.*?)</script>', page, re.S)
     assert data is not None
-    assert json.loads(data.group(1))["steps"][0]["beats"] == [[0.0, 2.0, caption]]
+    return data.group(1)
 
 
 def test_slides_need_mp4(capsys: pytest.CaptureFixture[str]) -> None:
@@ -107,6 +117,44 @@ def test_the_handout_shows_the_numbers_the_scenes_show(lesson_name: str) -> None
     for scene in WORKED:
         missing = probe(scene, lesson_name).numbers - on_paper - counting
         assert not missing, f"{scene.__name__} shows {missing}, the handout does not"
+
+
+class _Prose(_Text):
+    """The words a reader of a page meets: its text and the labels it shows, but not its code."""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        super().handle_starttag(tag, attrs)
+        self.hidden += tag == "pre"
+        self.parts += [value or "" for name, value in attrs if name in ("label", "data-done")]
+
+    def handle_endtag(self, tag: str) -> None:
+        super().handle_endtag(tag)
+        self.hidden -= tag == "pre"
+
+
+def test_a_translated_lesson_gets_a_kit_without_english(tmp_path: Path) -> None:
+    """The handout, the deck and the index page of a translation, built without a render, use
+    none of the template's English words but those the translation itself keeps."""
+    lesson = LESSONS[TRANSLATED]
+    english_only = _words(*english().values()) - _words(
+        *lesson.words.values(), *_lesson_texts(lesson)
+    )
+    (tmp_path / "01_x.vtt").write_text("WEBVTT\n", "utf-8")
+    step = Step(CLIP, "01_x.vtt", (Beat(0.0, 2.0, ""),))
+    kit = ["handout.html", "handout.pdf", "slides.html", "slides.pptx"]
+    deck = deck_html(lesson, [step], MP4)
+    pages = {
+        "handout": (handout_html(lesson), []),
+        "deck": (deck, list(json.loads(_deck_data(deck))["words"].values())),
+        "index": (embed_html(lesson, [step], None, MP4, kit, tmp_path), []),
+    }
+    for name, (page, scripted) in pages.items():
+        assert '<html lang="el">' in page, name
+        reader = _Prose()
+        reader.feed(page)
+        leaked = _words(*reader.parts, *scripted) & english_only
+        assert not leaked, f"the {name} shows English {sorted(leaked)}"
+    assert 'srclang="el" label="Ελληνικά"' in pages["index"][0]
 
 
 # --- a real render: files, .pptx, and the pages in Chromium -------------------------------------
