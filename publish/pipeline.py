@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Interrupted",
     "Options",
+    "dry_job",
     "earlier_lengths",
     "minutes_of",
     "publish",
@@ -70,6 +71,10 @@ class Options:
     def file(self, scene: type[LessonScene]) -> Path:
         """Where a scene's clip lands: ``media/high/03_score.mp4``."""
         return self.folder / f"{clip_name(scene.step, scene.slug)}.{self.fmt}"
+
+    def scene_work(self, scene: type[LessonScene]) -> Path:
+        """The scene's own work folder, for its renders and dry runs alike."""
+        return (self.work / scene.slug).resolve()
 
 
 class Interrupted(BaseException):
@@ -254,7 +259,7 @@ def _render_all(
 
         if to_measure:
             run.display.note(f"measuring {len(to_measure)} scene(s) for the lesson's length …")
-        dry_jobs = {scene: _dry_job(run, scene) for scene in to_measure}
+        dry_jobs = {scene: dry_job(run.lesson, run.options, scene) for scene in to_measure}
         measuring = submit(executor, worker.dry_run, dry_jobs)
         render(others)
         measured = gather(measuring, lambda scene, error: _measure_failed(run, scene, todo, error))
@@ -295,12 +300,13 @@ def _measure_failed(
         run.display.note(f"step {scene.step} failed to measure: {error.message}")
 
 
-def _dry_job(run: _Run, scene: type[LessonScene]) -> worker.DryJob:
-    """A dry run to measure ``scene`` (the title with 0 minutes, as ``scenes.timing`` does)."""
-    kwargs = (("minutes", 0),) if takes_minutes(scene) else ()
-    return worker.DryJob(
-        worker.scene_path(scene), run.lesson, (run.options.work / scene.slug).resolve(), kwargs
-    )
+def dry_job(
+    lesson: Lesson, options: Options, scene: type[LessonScene], minutes: int = 0
+) -> worker.DryJob:
+    """A dry run of ``scene`` in its work folder; the title with ``minutes`` (0 to measure it,
+    as ``scenes.timing`` does: its length does not depend on them)."""
+    kwargs = (("minutes", minutes),) if takes_minutes(scene) else ()
+    return worker.DryJob(worker.scene_path(scene), lesson, options.scene_work(scene), kwargs)
 
 
 def _job(run: _Run, scene: type[LessonScene], minutes: int | None) -> worker.ClipJob:
@@ -312,7 +318,7 @@ def _job(run: _Run, scene: type[LessonScene], minutes: int | None) -> worker.Cli
         preset=options.quality.preset,
         fmt=options.fmt,
         transparent=options.transparent,
-        work=(options.work / scene.slug).resolve(),
+        work=options.scene_work(scene),
         kwargs=kwargs,
     )
 

@@ -15,16 +15,15 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 from attention_core import Lesson
 
 from . import worker
+from .pipeline import Options, dry_job, earlier_lengths, minutes_of
 from .pool import longest_first, run_jobs, worker_pool
 from .presets import clip_name
 from .selection import takes_minutes
-from .worker import ClipFailed, DryJob, scene_path
+from .worker import ClipFailed
 
 if TYPE_CHECKING:
     from scenes import LessonScene
     from scenes.probe import Probe
-
-    from .pipeline import Options
 
 __all__ = ["dry_media", "dry_run", "lesson_minutes", "list_scenes", "measure", "minutes_kwargs"]
 
@@ -140,21 +139,14 @@ def _probes_in_workers(
     with the lesson's minutes computed from them."""
     from scenes import SCENES
 
-    from .pipeline import earlier_lengths, minutes_of
-
-    def job(scene: type[LessonScene], minutes: int) -> DryJob:
-        work = (options.work / scene.slug).resolve()
-        return DryJob(
-            scene_path(scene), lesson, work, tuple(minutes_kwargs(scene, minutes).items())
-        )
-
     order = longest_first(constructed, earlier_lengths(options, constructed))
     with worker_pool(None, min(options.jobs, len(order))) as executor:
-        probes = run_jobs(executor, worker.dry_run, {s: job(s, 0) for s in order}, _failed)
+        jobs = {scene: dry_job(lesson, options, scene) for scene in order}
+        probes = run_jobs(executor, worker.dry_run, jobs, _failed)
         titles = [scene for scene in chosen if takes_minutes(scene)]
         if titles:
             minutes = minutes_of(sum(probes[scene].seconds for scene in SCENES))
-            jobs = {scene: job(scene, minutes) for scene in titles}
+            jobs = {scene: dry_job(lesson, options, scene, minutes) for scene in titles}
             probes |= run_jobs(executor, worker.dry_run, jobs, _failed)
     return probes
 
