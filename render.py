@@ -130,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         preview.list_scenes(lesson, chosen, options.work, sys.stdout)
         return EXIT_OK
     if args.dry_run:
-        preview.dry_run(lesson, chosen, options.work, sys.stdout)
+        preview.dry_run(lesson, chosen, options, sys.stdout)
         return EXIT_OK
     try:
         with terminate_on_sigterm(), make_display() as display:

@@ -119,15 +119,26 @@ class Records:
     def _path(self, file: str) -> Path:
         return self.keys / f"{file}.json"
 
-    def _load(self, file: str, key: str) -> dict[str, Any] | None:
+    def _read(self, file: str) -> dict[str, Any] | None:
         try:
             data = json.loads(self._path(file).read_text("utf-8"))
         except (OSError, ValueError):
             return None
-        if not isinstance(data, dict) or data.get("key") != key:
+        return data if isinstance(data, dict) else None
+
+    def _load(self, file: str, key: str) -> dict[str, Any] | None:
+        data = self._read(file)
+        if data is None or data.get("key") != key:
             return None
         entry = data.get("entry")
         return entry if isinstance(entry, dict) else None
+
+    def last_duration(self, file: str) -> float | None:
+        """How long ``file`` was when last made, whatever it was made with: an estimate."""
+        data = self._read(file)
+        entry = data.get("entry") if data else None
+        duration = entry.get("duration") if isinstance(entry, dict) else None
+        return float(duration) if isinstance(duration, int | float) else None
 
     def clip(self, file: str, key: str) -> ClipEntry | None:
         """The clip made with ``key``, if every one of its files is still there unchanged."""

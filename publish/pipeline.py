@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import multiprocessing
 import shutil
 import signal
 import threading
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from attention_core import Lesson
 
@@ -25,6 +22,7 @@ from .join import chapters_for, join_clips
 from .lecture import write_kit
 from .manifest import ClipEntry, FileRef, FullEntry, Manifest, write_manifest
 from .media import poster, probe, remux
+from .pool import event_queue, gather, longest_first, run_jobs, submit, worker_pool
 from .presets import FULL_NAME, JOINABLE_FORMATS, Quality, clip_name
 from .progress import Display, Row, SummaryRow
 from .selection import takes_minutes
@@ -32,9 +30,15 @@ from .selection import takes_minutes
 if TYPE_CHECKING:
     from scenes import LessonScene
 
-__all__ = ["Interrupted", "Options", "minutes_of", "publish", "terminate_on_sigterm"]
-
-T = TypeVar("T")
+__all__ = [
+    "Interrupted",
+    "Options",
+    "dry_job",
+    "earlier_lengths",
+    "minutes_of",
+    "publish",
+    "terminate_on_sigterm",
+]
 
 POSTER_BEFORE_END = 0.5
 """Seconds before a clip's end its poster frame is taken: the step's finished picture."""
@@ -64,6 +68,14 @@ class Options:
         """manim's working files, one folder per scene: ``media/.work/high/score/``."""
         return self.out / ".work" / self.quality.name
 
+    def file(self, scene: type[LessonScene]) -> Path:
+        """Where a scene's clip lands: ``media/high/03_score.mp4``."""
+        return self.folder / f"{clip_name(scene.step, scene.slug)}.{self.fmt}"
+
+    def scene_work(self, scene: type[LessonScene]) -> Path:
+        """The scene's own work folder, for its renders and dry runs alike."""
+        return (self.work / scene.slug).resolve()
+
 
 class Interrupted(BaseException):
     """SIGTERM arrived; raised like KeyboardInterrupt so every ``finally`` cleans up."""
@@ -90,19 +102,6 @@ def terminate_on_sigterm() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-@contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """Workers started inside inherit SIGINT ignored: Ctrl-C reaches the parent alone."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 @dataclass
 class _Run:
     """One run's state."""
@@ -118,7 +117,7 @@ class _Run:
     join_failure: str | None = None
 
     def file(self, scene: type[LessonScene]) -> Path:
-        return self.options.folder / f"{clip_name(scene.step, scene.slug)}.{self.options.fmt}"
+        return self.options.file(scene)
 
 
 def publish(
@@ -213,70 +212,80 @@ def _plan(
             run.display.cached(clip_name(scene.step, scene.slug))
 
 
+def earlier_lengths(
+    options: Options, scenes: Sequence[type[LessonScene]]
+) -> dict[type[LessonScene], float]:
+    """Each scene's clip length when last made in ``options.folder``, whatever it was made
+    with: an estimate, to plan and order work by."""
+    records = Records(options.folder)
+    found = {scene: records.last_duration(options.file(scene).name) for scene in scenes}
+    return {scene: seconds for scene, seconds in found.items() if seconds is not None}
+
+
 def _render_all(
     run: _Run,
     every_scene: Sequence[type[LessonScene]],
     chosen: Sequence[type[LessonScene]],
     todo: Sequence[type[LessonScene]],
 ) -> None:
-    """Measure, then render, in worker processes; finish each clip here as soon as it is done.
+    """Render in worker processes, longest first; finish each clip here as soon as it is done.
 
-    Measuring is a dry run of each scene in the folder its render will use, so it also fills
-    that render's TeX cache. The lesson's length in minutes (for the title) is computed here,
-    once, from every scene's measured length.
+    The scene that shows the lesson's length in minutes (the title) renders last, once every
+    other clip's length is known: from its cached or just-rendered clip, or, for a scene neither
+    cached nor rendered now, from a dry run. The title's own length comes from a dry run of it
+    (its length does not depend on the minutes it shows), which also fills its TeX cache.
     """
-    options = run.options
-    needs_minutes = any(map(takes_minutes, todo))
-    to_measure = list(every_scene) if needs_minutes else list(todo)
-    events: Any = _CONTEXT.SimpleQueue()
-    run.display.note(f"measuring {len(to_measure)} scene(s) …")
-    with _pool(events, min(options.jobs, len(to_measure))) as executor:
-        measured = _run_jobs(
-            executor,
-            {scene: _job(run, scene, minutes=0) for scene in to_measure},
-            worker.measure,
-            lambda scene, error: _measure_failed(run, scene, todo, error),
-        )
-        seconds = {scene: float(value) for scene, value in measured.items()}
-        minutes = None
-        if needs_minutes:
-            if len(seconds) == len(every_scene):
-                minutes = minutes_of(sum(seconds[scene] for scene in every_scene))
-            for scene in filter(takes_minutes, todo):
-                if minutes is None and scene not in run.failures:
-                    _fail(run, scene, "the lesson's length is unknown: a scene failed to measure")
-        _plan(run, chosen, seconds)
-        ready = sorted((s for s in todo if s not in run.failures), key=lambda s: -seconds[s])
-        names = {worker.scene_path(scene): clip_name(scene.step, scene.slug) for scene in todo}
-        _run_jobs(
-            executor,
-            {scene: _job(run, scene, minutes=minutes) for scene in ready},
-            worker.render_clip,
-            lambda scene, error: _fail(run, scene, error.message, error.detail),
-            lambda: _drain(events, names, run.display),
-            lambda scene, result: _collect(run, scene, result),
-        )
-
-
-_CONTEXT = multiprocessing.get_context("spawn")
-
-
-@contextmanager
-def _pool(events: Any, workers: int) -> Iterator[ProcessPoolExecutor]:
-    """Worker processes, stopped at once if anything (Ctrl-C included) interrupts the block."""
-    executor = ProcessPoolExecutor(
-        max_workers=max(1, workers),
-        mp_context=_CONTEXT,
-        initializer=worker.init,
-        initargs=(events,),
+    titles = [scene for scene in todo if takes_minutes(scene)]
+    others = [scene for scene in todo if scene not in titles]
+    to_measure = (
+        [s for s in every_scene if s not in run.clips and s not in others] if titles else []
     )
-    try:
-        yield executor
-    except BaseException:
-        _stop(executor)
-        raise
-    finally:
-        executor.shutdown(wait=True, cancel_futures=True)
+    expected = earlier_lengths(run.options, chosen)
+    _plan(run, chosen, expected)
+    events: Any = event_queue()
+    names = {worker.scene_path(scene): clip_name(scene.step, scene.slug) for scene in todo}
+
+    with worker_pool(events, min(run.options.jobs, len(to_measure) + len(others))) as executor:
+
+        def render(scenes: Sequence[type[LessonScene]], minutes: int | None = None) -> None:
+            run_jobs(
+                executor,
+                worker.render_clip,
+                {scene: _job(run, scene, minutes) for scene in longest_first(scenes, expected)},
+                lambda scene, error: _fail(run, scene, error.message, error.detail),
+                lambda: _drain(events, names, run.display),
+                lambda scene, result: _collect(run, scene, result),
+            )
+
+        if to_measure:
+            run.display.note(f"measuring {len(to_measure)} scene(s) for the lesson's length …")
+        dry_jobs = {scene: dry_job(run.lesson, run.options, scene) for scene in to_measure}
+        measuring = submit(executor, worker.dry_run, dry_jobs)
+        render(others)
+        measured = gather(measuring, lambda scene, error: _measure_failed(run, scene, todo, error))
+        if titles:
+            seconds = {scene: probe.seconds for scene, probe in measured.items()}
+            minutes = _lesson_minutes(run, every_scene, titles, seconds)
+            render([scene for scene in titles if scene not in run.failures], minutes)
+
+
+def _lesson_minutes(
+    run: _Run,
+    every_scene: Sequence[type[LessonScene]],
+    titles: Sequence[type[LessonScene]],
+    measured: dict[type[LessonScene], float],
+) -> int | None:
+    """The lesson's length in minutes from every clip's length; None (failing the titles) when
+    a scene failed, so its length is unknown."""
+    lengths = {scene: entry.duration for scene, entry in run.clips.items()} | measured
+    unknown = [str(scene.step) for scene in every_scene if scene not in lengths]
+    if not unknown:
+        return minutes_of(sum(lengths[scene] for scene in every_scene))
+    for title in titles:
+        if title not in run.failures:
+            steps = ", ".join(unknown)
+            _fail(run, title, f"the lesson's length is unknown: a scene failed (step {steps})")
+    return None
 
 
 def _measure_failed(
@@ -287,8 +296,17 @@ def _measure_failed(
 ) -> None:
     if scene in todo:
         _fail(run, scene, f"measuring: {error.message}", error.detail)
-    else:  # measured only for the title's minutes; its cached clip stays good
+    else:  # measured only for the title's minutes
         run.display.note(f"step {scene.step} failed to measure: {error.message}")
+
+
+def dry_job(
+    lesson: Lesson, options: Options, scene: type[LessonScene], minutes: int = 0
+) -> worker.DryJob:
+    """A dry run of ``scene`` in its work folder; the title with ``minutes`` (0 to measure it,
+    as ``scenes.timing`` does: its length does not depend on them)."""
+    kwargs = (("minutes", minutes),) if takes_minutes(scene) else ()
+    return worker.DryJob(worker.scene_path(scene), lesson, options.scene_work(scene), kwargs)
 
 
 def _job(run: _Run, scene: type[LessonScene], minutes: int | None) -> worker.ClipJob:
@@ -300,39 +318,9 @@ def _job(run: _Run, scene: type[LessonScene], minutes: int | None) -> worker.Cli
         preset=options.quality.preset,
         fmt=options.fmt,
         transparent=options.transparent,
-        work=(options.work / scene.slug).resolve(),
+        work=options.scene_work(scene),
         kwargs=kwargs,
     )
-
-
-def _run_jobs(
-    executor: ProcessPoolExecutor,
-    jobs: dict[type[LessonScene], worker.ClipJob],
-    function: Callable[[worker.ClipJob], T],
-    failed: Callable[[type[LessonScene], worker.ClipFailed], None],
-    tick: Callable[[], None] = lambda: None,
-    finished: Callable[[type[LessonScene], T], None] = lambda scene, value: None,
-) -> dict[type[LessonScene], T]:
-    """Submit ``jobs`` in order; hand each result (or failure) over as it arrives."""
-    with _sigint_ignored():  # workers are started by submit()
-        futures = {executor.submit(function, job): scene for scene, job in jobs.items()}
-    results: dict[type[LessonScene], T] = {}
-    pending = set(futures)
-    while pending:
-        done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-        tick()
-        for future in sorted(done, key=lambda f: futures[f].step):
-            scene = futures[future]
-            try:
-                value = future.result()
-            except worker.ClipFailed as error:
-                failed(scene, error)
-            except BrokenProcessPool:
-                failed(scene, worker.ClipFailed("its worker process died (out of memory?)"))
-            else:
-                results[scene] = value
-                finished(scene, value)
-    return results
 
 
 def _drain(events: Any, names: dict[str, str], display: Display) -> None:
@@ -342,14 +330,6 @@ def _drain(events: Any, names: dict[str, str], display: Display) -> None:
             display.running(names[scene])
         else:
             display.advanced(names[scene], value)
-
-
-def _stop(executor: ProcessPoolExecutor) -> None:
-    """Stop the workers now: a running manim cannot be cancelled any other way."""
-    for process in list(executor._processes.values()):
-        process.terminate()
-    for process in list(executor._processes.values()):
-        process.join(timeout=5)
 
 
 def _collect(run: _Run, scene: type[LessonScene], result: worker.ClipResult) -> None:

@@ -2,6 +2,7 @@
 
 Each scene is constructed in the same work folder a render of it uses, so LaTeX and text caches
 are shared both ways: a list after a render, or a render after a list, compiles nothing again.
+A dry run of several scenes constructs them in worker processes, like a render.
 """
 
 from __future__ import annotations
@@ -9,15 +10,20 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from attention_core import Lesson
 
+from . import worker
+from .pipeline import Options, dry_job, earlier_lengths, minutes_of
+from .pool import longest_first, run_jobs, worker_pool
 from .presets import clip_name
 from .selection import takes_minutes
+from .worker import ClipFailed
 
 if TYPE_CHECKING:
     from scenes import LessonScene
+    from scenes.probe import Probe
 
 __all__ = ["dry_media", "dry_run", "lesson_minutes", "list_scenes", "measure", "minutes_kwargs"]
 
@@ -80,14 +86,23 @@ def list_scenes(
     print(f"{'':>4}  {'total':<35} {total:>7}", file=out)
 
 
-def dry_run(lesson: Lesson, chosen: Sequence[type[LessonScene]], work: Path, out: TextIO) -> None:
-    """Construct each scene without rendering and print every number and text it shows."""
-    from scenes.probe import run_dry
+def dry_run(
+    lesson: Lesson, chosen: Sequence[type[LessonScene]], options: Options, out: TextIO
+) -> None:
+    """Construct each scene without rendering and print every number and text it shows.
 
-    minutes = lesson_minutes(lesson, work) if any(map(takes_minutes, chosen)) else 0
+    The title needs every scene's length: with more than one scene to construct and more than
+    one job, they are constructed in worker processes, longest first, then the title.
+    """
+    from scenes import SCENES
+
+    constructed = list(SCENES) if any(map(takes_minutes, chosen)) else list(chosen)
+    if options.jobs > 1 and len(constructed) > 1:
+        probes = _probes_in_workers(lesson, chosen, constructed, options)
+    else:
+        probes = _probes_here(lesson, chosen, options.work)
     for scene in chosen:
-        with dry_media(work / scene.slug):
-            probe = run_dry(scene, lesson, **minutes_kwargs(scene, minutes))
+        probe = probes[scene]
         name = clip_name(scene.step, scene.slug)
         print(
             f"{name}  {scene.__name__}  {scene.headline(lesson)!r}  {probe.seconds:.1f} s",
@@ -101,3 +116,42 @@ def dry_run(lesson: Lesson, chosen: Sequence[type[LessonScene]], work: Path, out
         for text in probe.texts_in_order:
             print(f"    {' '.join(text.split())}", file=out)
         print(file=out)
+
+
+def _probes_here(
+    lesson: Lesson, chosen: Sequence[type[LessonScene]], work: Path
+) -> dict[type[LessonScene], Probe]:
+    from scenes.probe import run_dry
+
+    minutes = lesson_minutes(lesson, work) if any(map(takes_minutes, chosen)) else 0
+    probes = {}
+    for scene in chosen:
+        with dry_media(work / scene.slug):
+            probes[scene] = run_dry(scene, lesson, **minutes_kwargs(scene, minutes))
+    return probes
+
+
+def _probes_in_workers(
+    lesson: Lesson,
+    chosen: Sequence[type[LessonScene]],
+    constructed: Sequence[type[LessonScene]],
+    options: Options,
+) -> dict[type[LessonScene], Probe]:
+    """``constructed`` in worker processes (the title with 0 minutes), then the chosen title
+    with the lesson's minutes computed from them."""
+    from scenes import SCENES
+
+    order = longest_first(constructed, earlier_lengths(options, constructed))
+    with worker_pool(None, min(options.jobs, len(order))) as executor:
+        jobs = {scene: dry_job(lesson, options, scene) for scene in order}
+        probes = run_jobs(executor, worker.dry_run, jobs, _failed)
+        titles = [scene for scene in chosen if takes_minutes(scene)]
+        if titles:
+            minutes = minutes_of(sum(probes[scene].seconds for scene in SCENES))
+            jobs = {scene: dry_job(lesson, options, scene, minutes) for scene in titles}
+            probes |= run_jobs(executor, worker.dry_run, jobs, _failed)
+    return probes
+
+
+def _failed(scene: type[LessonScene], error: ClipFailed) -> NoReturn:
+    raise RuntimeError(f"step {scene.step} ({scene.__name__}) failed:\n{error.detail}") from None

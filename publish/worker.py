@@ -17,19 +17,23 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from attention_core import Lesson
+
+if TYPE_CHECKING:
+    from scenes.probe import Probe
 
 __all__ = [
     "ENCODER_OPTIONS",
     "ClipFailed",
     "ClipJob",
     "ClipResult",
+    "DryJob",
     "Event",
+    "dry_run",
     "encoder_options",
     "init",
-    "measure",
     "render_clip",
     "work_folder",
 ]
@@ -74,6 +78,18 @@ class ClipJob:
     work: Path
     kwargs: tuple[tuple[str, Any], ...] = ()
     """Extra scene arguments, e.g. ``(("minutes", 4),)`` for the title."""
+
+
+@dataclass(frozen=True)
+class DryJob:
+    """One scene to construct without rendering (picklable)."""
+
+    scene: str
+    """``module:QualName``, as in :class:`ClipJob`."""
+    lesson: Lesson
+    work: Path
+    """The work folder the scene's render uses (for its TeX cache)."""
+    kwargs: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -187,15 +203,16 @@ def _failed(error: Exception) -> ClipFailed:
     return ClipFailed(f"{type(error).__name__}: {error}", traceback.format_exc())
 
 
-def measure(job: ClipJob) -> float:
-    """A scene's length in seconds by a dry run, which also fills the TeX cache for its render."""
+def dry_run(job: DryJob) -> Probe:
+    """What a scene shows and how long it runs, constructed with animations skipped (it also
+    fills the TeX cache of the work folder its render uses)."""
     from manim import tempconfig
 
-    from scenes.timing import scene_seconds
+    from scenes.probe import run_dry
 
     try:
         with work_folder(job.work), tempconfig({"media_dir": str(job.work)}):
-            return scene_seconds(_scene_class(job.scene), job.lesson, **dict(job.kwargs))
+            return run_dry(_scene_class(job.scene), job.lesson, **dict(job.kwargs))
     except Exception as error:
         raise _failed(error) from None
 

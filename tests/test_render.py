@@ -24,12 +24,13 @@ from rich.console import Console
 
 import render
 from attention_core import default_lesson
-from publish import captions, join, media, tools
+from publish import captions, join, media, preview, tools
 from publish.cache import Records, clip_key, source_digest
 from publish.captions import Cue
 from publish.files import PARTIAL, clean_partials, replacing, sha256
 from publish.manifest import ClipEntry, FileRef
 from publish.pipeline import Options, minutes_of, publish
+from publish.pool import longest_first
 from publish.presets import FULL_NAME, QUALITIES
 from publish.progress import PlainDisplay, RichDisplay, Row, SummaryRow
 from publish.selection import SelectionError, select
@@ -156,7 +157,7 @@ def test_missing_tools_are_named_with_the_packages_to_install() -> None:
 
 
 def test_minutes_round_as_the_timing_module_does(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The parent computes the title's minutes from the lengths it measured in the workers."""
+    """The parent computes the title's minutes from the other clips' lengths."""
     from scenes import timing
 
     for total in (10.0, 89.0, 91.0, 149.0, 151.0, 271.0):
@@ -216,6 +217,16 @@ def test_a_record_is_trusted_only_while_its_files_are_unchanged(tmp_path: Path) 
     assert records.clip("01_a.mp4", "other key") is None
     (tmp_path / "01_a.png").write_bytes(b"01_a.pnG")
     assert records.clip("01_a.mp4", "key") is None
+    assert records.last_duration("01_a.mp4") == 1.0  # still good to plan by
+    assert records.last_duration("02_b.mp4") is None
+
+
+def test_work_goes_longest_first_and_the_title_last() -> None:
+    title, big_picture, score, *_, answer = SCENES
+    order = longest_first(SCENES, {title: 60.0, score: 49.0, answer: 48.5})
+    assert order[:2] == [score, answer]
+    assert order[2:-1] == [s for s in SCENES if s not in (title, score, answer)]  # lesson order
+    assert order[-1] is title
 
 
 def test_a_file_appears_only_when_complete(tmp_path: Path) -> None:
@@ -343,6 +354,14 @@ def test_every_step_has_a_clip_a_poster_and_captions(rendered: Rendered) -> None
     assert not [name for name in names if PARTIAL in name]
     for clip in clip_files(rendered.folder):
         assert f"done     {clip.stem}" in rendered.stdout
+
+
+@pytest.mark.render
+def test_only_the_title_is_measured_and_it_tells_the_videos_length(rendered: Rendered) -> None:
+    assert "measuring 1 scene(s)" in rendered.stdout
+    length = sum(clip["duration"] for clip in rendered.manifest["clips"])
+    title = clip_files(rendered.folder)[0].with_suffix(".srt").read_text("utf-8")
+    assert f"about {minutes_of(length)} minutes" in title
 
 
 @pytest.mark.render
@@ -487,6 +506,26 @@ def test_dry_run_prints_what_a_scene_shows_and_renders_nothing(
     assert {"6", "2", "3"} <= set(numbers.split(":")[1].replace(",", " ").split())
     assert "Score every token against the query" in printed
     assert sorted((copy_of / LOW.name).iterdir()) == before
+
+
+def test_a_dry_run_in_workers_prints_what_one_in_process_prints(tmp_path: Path) -> None:
+    from scenes.probe import _run_dry
+
+    from .render_scenes import AlwaysFails, TinyCircle
+
+    printed = []
+    for jobs in (2, 1):
+        misses = _run_dry.cache_info().misses
+        out = io.StringIO()
+        options = Options(quality=LOW, fmt="mp4", transparent=False, out=tmp_path, jobs=jobs)
+        preview.dry_run(default_lesson(), [TinyCircle, AlwaysFails], options, out)
+        printed.append(out.getvalue())
+        constructed_here = _run_dry.cache_info().misses - misses
+        assert constructed_here == (0 if jobs > 1 else 2)
+    assert printed[0] == printed[1]
+    assert printed[0].startswith("01_tiny  TinyCircle  'A circle'")
+    assert "\n02_broken  AlwaysFails  'A scene with a bug'" in printed[0]
+    assert printed[0].count("captions: 1\n") == 2
 
 
 def _wait_for(process: subprocess.Popen[str], line: str, timeout: float = 300) -> list[str]:

@@ -1,0 +1,128 @@
+"""Worker processes for renders and dry runs: start them, hand them scenes, stop them at once."""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from . import worker
+from .selection import takes_minutes
+
+if TYPE_CHECKING:
+    from scenes import LessonScene
+
+__all__ = ["event_queue", "gather", "longest_first", "run_jobs", "submit", "worker_pool"]
+
+J = TypeVar("J")
+T = TypeVar("T")
+
+_CONTEXT = multiprocessing.get_context("spawn")
+
+
+@contextmanager
+def worker_pool(events: Any, workers: int) -> Iterator[ProcessPoolExecutor]:
+    """Worker processes, stopped at once if anything (Ctrl-C included) interrupts the block.
+
+    ``events`` is a queue the workers report progress to (see :data:`worker.Event`), or None.
+    """
+    executor = ProcessPoolExecutor(
+        max_workers=max(1, workers),
+        mp_context=_CONTEXT,
+        initializer=worker.init,
+        initargs=(events,),
+    )
+    try:
+        yield executor
+    except BaseException:
+        _stop(executor)
+        raise
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)
+
+
+def event_queue() -> Any:
+    """A queue the workers of :func:`worker_pool` can report to."""
+    return _CONTEXT.SimpleQueue()
+
+
+def _stop(executor: ProcessPoolExecutor) -> None:
+    """Stop the workers now: a running manim cannot be cancelled any other way."""
+    for process in list(executor._processes.values()):
+        process.terminate()
+    for process in list(executor._processes.values()):
+        process.join(timeout=5)
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Workers started inside inherit SIGINT ignored: Ctrl-C reaches the parent alone."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def longest_first(
+    scenes: Sequence[type[LessonScene]], lengths: Mapping[type[LessonScene], float]
+) -> list[type[LessonScene]]:
+    """``scenes`` longest first (in lesson order where ``lengths`` has none), the title last:
+    it is the shortest, and waits for the others' lengths anyway."""
+    return sorted(scenes, key=lambda s: (takes_minutes(s), -lengths.get(s, 0.0), s.step))
+
+
+def submit(
+    executor: ProcessPoolExecutor,
+    function: Callable[[J], T],
+    jobs: Mapping[type[LessonScene], J],
+) -> dict[Future[T], type[LessonScene]]:
+    """Queue ``jobs`` in their order; the workers take them first come, first served."""
+    with _sigint_ignored():  # workers are started by submit()
+        return {executor.submit(function, job): scene for scene, job in jobs.items()}
+
+
+def gather(
+    futures: Mapping[Future[T], type[LessonScene]],
+    failed: Callable[[type[LessonScene], worker.ClipFailed], None],
+    tick: Callable[[], None] = lambda: None,
+    finished: Callable[[type[LessonScene], T], None] = lambda scene, value: None,
+) -> dict[type[LessonScene], T]:
+    """Wait for ``futures``; hand each result (or failure) over as it arrives."""
+    results: dict[type[LessonScene], T] = {}
+    pending = set(futures)
+    while pending:
+        done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+        tick()
+        for future in sorted(done, key=lambda f: futures[f].step):
+            scene = futures[future]
+            try:
+                value = future.result()
+            except worker.ClipFailed as error:
+                failed(scene, error)
+            except BrokenProcessPool:
+                failed(scene, worker.ClipFailed("its worker process died (out of memory?)"))
+            else:
+                results[scene] = value
+                finished(scene, value)
+    return results
+
+
+def run_jobs(
+    executor: ProcessPoolExecutor,
+    function: Callable[[J], T],
+    jobs: Mapping[type[LessonScene], J],
+    failed: Callable[[type[LessonScene], worker.ClipFailed], None],
+    tick: Callable[[], None] = lambda: None,
+    finished: Callable[[type[LessonScene], T], None] = lambda scene, value: None,
+) -> dict[type[LessonScene], T]:
+    """:func:`submit` ``jobs``, then :func:`gather` them."""
+    return gather(submit(executor, function, jobs), failed, tick, finished)
