@@ -4,29 +4,38 @@ from __future__ import annotations
 
 from manim import Circle, Create, config
 
+from attention_core import Lesson
 from scenes import LessonScene
 
 
-class TinyCircle(LessonScene):
+class OutsideScene(LessonScene):
+    """A scene outside the lesson: its headline is its own, not an entry of the words."""
+
+    headline_text = ""
+
+    @classmethod
+    def headline(cls, lesson: Lesson) -> str:
+        return cls.headline_text
+
+
+class TinyCircle(OutsideScene):
     """A circle, drawn in one short beat."""
 
     step = 1
     slug = "tiny"
-    label = "TINY"
-    title = "A circle"
+    headline_text = "A circle"
 
     def construct(self) -> None:
         with self.beat("A circle."):
             self.play(Create(Circle()), run_time=0.5)
 
 
-class AlwaysFails(LessonScene):
+class AlwaysFails(OutsideScene):
     """Raises halfway through a real render (not a dry run), as a scene with a bug would."""
 
     step = 2
     slug = "broken"
-    label = "BROKEN"
-    title = "A scene with a bug"
+    headline_text = "A scene with a bug"
 
     def construct(self) -> None:
         with self.beat("This beat never finishes."):
