@@ -17,7 +17,7 @@ from attention_core import formatting as fmt
 from scenes import SCENES
 from scenes.probe import NUMBER, Probe
 
-__all__ = ["MARGIN", "allowed_numbers", "layout_problems", "stray_numbers"]
+__all__ = ["MARGIN", "allowed_numbers", "layout_problems", "lesson_texts", "stray_numbers"]
 
 MARGIN = 0.1
 
@@ -65,7 +65,13 @@ def allowed_numbers(lesson: Lesson) -> set[str]:
     )
     strings = [f(v) for v in values for f in formatters]
     strings += [fmt.short_weights([v]) for v in values] + [fmt.tensor([v]) for v in values]
-    words = [
+    words = lesson_texts(lesson)
+    return {n for s in strings + words for n in NUMBER.findall(s)}
+
+
+def lesson_texts(lesson: Lesson) -> list[str]:
+    """Every text the lesson itself gives: its names, sentences and references."""
+    return [
         lesson.title,
         lesson.promise,
         lesson.question,
@@ -73,11 +79,9 @@ def allowed_numbers(lesson: Lesson) -> set[str]:
         lesson.citation.source,
         lesson.citation.finding,
         *lesson.answers,
-        *(t.text for t in (*lesson.tokens, lesson.rival)),
-        *(t.short for t in (*lesson.tokens, lesson.rival)),
-        *(r.text + " " + r.where for r in lesson.references),
+        *(text for t in (*lesson.tokens, lesson.rival) for text in (t.text, t.short)),
+        *(text for r in lesson.references for text in (r.text, r.where)),
     ]
-    return {n for s in strings + words for n in NUMBER.findall(s)}
 
 
 def stray_numbers(probe: Probe, lesson: Lesson) -> set[str]:

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from attention_core import (
-    Lesson,
     attend,
     default_lesson,
     english,
@@ -20,7 +19,7 @@ from attention_core import formatting as fmt
 from scenes import SCENES, LessonScene
 
 from .probe import Probe, run_dry
-from .scene_checks import layout_problems, stray_numbers
+from .scene_checks import layout_problems, lesson_texts, stray_numbers
 
 ROOT = Path(__file__).parent.parent
 LESSONS = {
@@ -147,21 +146,6 @@ def _words(*texts: str) -> set[str]:
     return {word.casefold() for word in re.findall(r"[^\W\d_]{3,}", bare)}
 
 
-def _lesson_texts(lesson: Lesson) -> list[str]:
-    """Every text the lesson itself gives: its names, sentences and references."""
-    return [
-        lesson.title,
-        lesson.promise,
-        lesson.question,
-        lesson.takeaway,
-        lesson.citation.source,
-        lesson.citation.finding,
-        *lesson.answers,
-        *(text for t in (*lesson.tokens, lesson.rival) for text in (t.text, t.short)),
-        *(text for r in lesson.references for text in (r.text, r.where)),
-    ]
-
-
 def test_the_translated_lesson_translates_every_entry() -> None:
     lesson, template = LESSONS[TRANSLATED], english()
     untranslated = [
@@ -182,7 +166,7 @@ def test_a_translated_lesson_shows_and_says_no_english(scene) -> None:
     a = attend(lesson)
     listing = set(fmt.torch_check(a.scores, a.dots, a.d_k))
     english_only = _words(*english().values()) - _words(
-        *lesson.words.values(), *_lesson_texts(lesson)
+        *lesson.words.values(), *lesson_texts(lesson)
     )
     assert len(english_only) > 100  # the check below has plenty to catch
     found = probe(scene, TRANSLATED)
