@@ -32,8 +32,8 @@ from scenes import SCENES
 
 from .conftest import Rendered
 from .probe import NUMBER
-from .scene_checks import allowed_numbers
-from .test_scenes import LESSONS, TRANSLATED, _lesson_texts, _words, probe
+from .scene_checks import allowed_numbers, lesson_texts
+from .test_scenes import LESSONS, TRANSLATED, _words, probe
 
 CHROMIUM = Path("/usr/bin/chromium")
 WORKED = SCENES[2:]
@@ -137,7 +137,7 @@ def test_a_translated_lesson_gets_a_kit_without_english(tmp_path: Path) -> None:
     none of the template's English words but those the translation itself keeps."""
     lesson = LESSONS[TRANSLATED]
     english_only = _words(*english().values()) - _words(
-        *lesson.words.values(), *_lesson_texts(lesson)
+        *lesson.words.values(), *lesson_texts(lesson)
     )
     (tmp_path / "01_x.vtt").write_text("WEBVTT\n", "utf-8")
     step = Step(CLIP, "01_x.vtt", (Beat(0.0, 2.0, ""),))
