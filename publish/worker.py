@@ -233,13 +233,15 @@ def render_clip(job: ClipJob) -> ClipResult:
 
 
 def _render(job: ClipJob, started: float) -> ClipResult:
-    from manim import tempconfig
+    from manim import CairoRenderer, tempconfig
 
+    from publish.held_frames import HeldFrameWriter
     from scenes.probe import record
 
     scene_class = _scene_class(job.scene)
     with tempconfig(settings(job)):
-        scene = scene_class(lesson=job.lesson, **dict(job.kwargs))
+        renderer = CairoRenderer(file_writer_class=HeldFrameWriter)
+        scene = scene_class(lesson=job.lesson, renderer=renderer, **dict(job.kwargs))
         probe = record(scene, after_each=lambda: _emit("time", job.scene, float(scene.time)))
         scene.render()
         plan = scene.output_plan
