@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .base import LessonScene
+from .shared_paths import share_parsed_paths
 from .step1_title import Step1Title
 from .step2_big_picture import Step2BigPicture
 from .step3_score import Step3Score
@@ -22,6 +23,8 @@ __all__ = [
     "Step6Rival",
     "Step7Answer",
 ]
+
+share_parsed_paths()  # every render and dry run of these scenes copies text glyphs faster
 
 SCENES: tuple[type[LessonScene], ...] = (
     Step1Title,

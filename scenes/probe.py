@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 from manim import (
+    CairoRenderer,
     Code,
     DecimalNumber,
     MarkupText,
@@ -153,6 +154,16 @@ def run_dry(scene_class: type[LessonScene], lesson: Lesson, **kwargs: Any) -> Pr
     return _run_dry(scene_class, lesson, tuple(sorted(kwargs.items())))
 
 
+class _Undrawn(CairoRenderer):
+    """manim's renderer without pixels: a dry run throws every frame away, so none is drawn."""
+
+    def update_frame(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    def save_static_frame_data(self, *args: Any, **kwargs: Any) -> None:
+        self.static_image = None
+
+
 @cache
 def _run_dry(
     scene_class: type[LessonScene], lesson: Lesson, kwargs: tuple[tuple[str, Any], ...]
@@ -165,7 +176,8 @@ def _run_dry(
         "verbosity": "WARNING",
     }
     with tempconfig(settings):
-        scene = scene_class(lesson=lesson, skip_animations=True, **dict(kwargs))
+        renderer = _Undrawn(skip_animations=True)
+        scene = scene_class(lesson=lesson, renderer=renderer, skip_animations=True, **dict(kwargs))
         probe = record(scene)
         scene.render()
     probe.seconds = float(scene.time)
