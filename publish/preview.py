@@ -137,17 +137,20 @@ def _probes_in_workers(
     constructed: Sequence[type[LessonScene]],
     options: Options,
 ) -> dict[type[LessonScene], Probe]:
-    """``constructed`` in worker processes (the title with 0 minutes), then the chosen title
-    with the lesson's minutes computed from them."""
+    """``constructed`` in worker processes, longest first, the title with the minutes the last
+    render's lengths give (0 without them); the title again only if the minutes the dry runs'
+    lengths give differ."""
     from scenes import SCENES
 
-    order = longest_first(constructed, earlier_lengths(options, constructed))
+    earlier = earlier_lengths(options, constructed)
+    guess = minutes_of(sum(earlier.values())) if len(earlier) == len(SCENES) else 0
+    order = longest_first(constructed, earlier)
     with worker_pool(None, min(options.jobs, len(order))) as executor:
-        jobs = {scene: dry_job(lesson, options, scene) for scene in order}
+        jobs = {scene: dry_job(lesson, options, scene, guess) for scene in order}
         probes = run_jobs(executor, worker.dry_run, jobs, _failed)
         titles = [scene for scene in chosen if takes_minutes(scene)]
-        if titles:
-            minutes = minutes_of(sum(probes[scene].seconds for scene in SCENES))
+        minutes = minutes_of(sum(probes[scene].seconds for scene in SCENES)) if titles else guess
+        if minutes != guess:
             jobs = {scene: dry_job(lesson, options, scene, minutes) for scene in titles}
             probes |= run_jobs(executor, worker.dry_run, jobs, _failed)
     return probes

@@ -508,6 +508,24 @@ def test_dry_run_prints_what_a_scene_shows_and_renders_nothing(
     assert sorted((copy_of / LOW.name).iterdir()) == before
 
 
+@pytest.mark.render
+def test_a_dry_run_of_every_step_titles_the_lesson_with_its_length(
+    rendered: Rendered, copy_of: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The last render's lengths give the title's minutes up front, so every scene is
+    # constructed once, in parallel; the title must still show the dry runs' own minutes.
+    assert render.main(["--dry-run", "--quality", "low", "--out", str(copy_of)]) == 0
+    blocks = capsys.readouterr().out.split("\n\n")
+    seconds = [float(block.split("\n")[0].split()[-2]) for block in blocks if block.strip()]
+    assert len(seconds) == len(SCENES)
+    title = blocks[0].split("\n")
+    assert title[0].startswith("01_title")
+    minutes = next(line for line in title if "numbers:" in line).split()[-1]
+    assert minutes == str(minutes_of(sum(seconds)))
+    shown = {clip["scene"]: clip["duration"] for clip in rendered.manifest["clips"]}
+    assert minutes == str(minutes_of(sum(shown.values())))
+
+
 def test_a_dry_run_in_workers_prints_what_one_in_process_prints(tmp_path: Path) -> None:
     from scenes.probe import _run_dry
 
