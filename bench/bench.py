@@ -1,7 +1,12 @@
 """Benchmark the lesson's render: render.py against plain ``manim render``, on this machine.
 
-python bench/bench.py --quality high              # everything, 3 runs each, median reported
+python bench/bench.py --quality high              # render.py 3 runs each (median), baselines once
+python bench/bench.py --baseline-repeat 3         # the baselines 3 times too (about 35 min more)
 python bench/bench.py --repeat 1 --skip-plain     # quicker: render.py only, once
+
+The baselines (plain manim, about 11 minutes a run at 1080p on two cores, and the encode floor)
+run ``--baseline-repeat`` times, once by default. With plain manim, the lesson render.py made is
+compared with manim's default encode of the same scenes, frame by frame (ffmpeg's SSIM).
 
 Every measured command runs as a child process reaped with ``os.wait4``: its CPU time is the
 user + system time of the child and every process it waited for (manim workers, ffmpeg), its
@@ -30,11 +35,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from attention_core import lesson as lesson_module  # noqa: E402
-from publish.presets import FULL_NAME, QUALITIES, Quality  # noqa: E402
+from publish.presets import FULL_NAME, QUALITIES, Quality, clip_name  # noqa: E402
 from publish.worker import ENCODER_OPTIONS  # noqa: E402
 
 LESSON_VIDEO = "lesson.mp4"
 """The first render's whole video, kept in the scratch folder for the encode floor."""
+CLIPS = "clips"
+"""The first render's clips, kept in the scratch folder to compare with plain manim's."""
 LESSON = Path(lesson_module.__file__).with_name("lesson.toml")
 CHANGED_NUMBER = re.compile(r"^(bonus_filler_score\s*=\s*)(-?\d+)", re.MULTILINE)
 """The one number the 'changed' run alters: a quiz value, valid whatever it becomes by one."""
@@ -188,6 +195,8 @@ def bench_render(quality: Quality, repeat: int, scratch: Path) -> list[Summary]:
         whole = out / quality.name / f"{FULL_NAME}.mp4"
         length = video_seconds(whole)
         shutil.copyfile(whole, scratch / LESSON_VIDEO)
+        shutil.rmtree(scratch / CLIPS, ignore_errors=True)
+        shutil.copytree(out / quality.name, scratch / CLIPS)
         cached.append(run(_render(quality, out)))
         dry.append(run(_render(quality, out, "--dry-run")))
         changed.append(run(_render(quality, out, "--lesson", str(lesson_copy))))
@@ -208,11 +217,12 @@ class {name}(Lesson{name}):
 """
 
 
-def bench_plain(quality: Quality, repeat: int, scratch: Path) -> Summary:
+def bench_plain(quality: Quality, repeat: int, scratch: Path) -> tuple[Summary, float]:
     """``manim render`` of each scene in turn, with manim's defaults, as a user would run it.
 
     manim loads a scene file as a lone module, which the scenes' relative imports do not allow;
-    each is rendered through a two-line file that subclasses it and changes nothing.
+    each is rendered through a two-line file that subclasses it and changes nothing. Also returns
+    the SSIM of render.py's clips against the first run's.
     """
     from manim.constants import QUALITIES as MANIM_QUALITIES
 
@@ -225,7 +235,7 @@ def bench_plain(quality: Quality, repeat: int, scratch: Path) -> Summary:
     for scene in SCENES:
         shim = SHIM.format(module=scene.__module__, name=scene.__name__)
         (shims / f"{scene.slug}.py").write_text(shim, "utf-8")
-    samples, length = [], 0.0
+    samples, length, similarity = [], 0.0, 0.0
     for index in range(repeat):
         media = scratch / f"plain{index}"
         parts = [
@@ -249,11 +259,36 @@ def bench_plain(quality: Quality, repeat: int, scratch: Path) -> Summary:
                 max_rss_mib=max(p.max_rss_mib for p in parts),
             )
         )
-        length = sum(
-            video_seconds(next(media.glob(f"videos/*/*/{scene.__name__}.mp4"))) for scene in SCENES
-        )
+        plain = [next(media.glob(f"videos/*/*/{scene.__name__}.mp4")) for scene in SCENES]
+        length = sum(map(video_seconds, plain))
+        if index == 0:
+            ours = [scratch / CLIPS / f"{clip_name(s.step, s.slug)}.mp4" for s in SCENES]
+            similarity = ssim(list(zip(ours, plain, strict=True)))
         shutil.rmtree(media)
-    return summarise("plain manim render, sequential", samples, length)
+    return summarise("plain manim render, sequential", samples, length), similarity
+
+
+def ssim(pairs: Sequence[tuple[Path, Path]]) -> float:
+    """SSIM of each video against its reference, over all their frames (ffmpeg's ``ssim``
+    filter, luma and chroma), two comparisons at a time; the mean weighted by frame count."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def compare(pair: tuple[Path, Path]) -> tuple[float, int]:
+        ours, reference = pair
+        command = [
+            "ffmpeg", "-nostdin", "-v", "info", "-i", str(ours), "-i", str(reference),
+            "-lavfi", "[0:v][1:v]ssim", "-f", "null", "-",
+        ]  # fmt: skip
+        log = subprocess.run(command, capture_output=True, text=True, check=True).stderr
+        found = re.search(r"SSIM .*All:([0-9.]+)", log)
+        frames = re.findall(r"frame=\s*(\d+)", log)
+        if found is None or not frames:
+            raise SystemExit(f"bench: no SSIM for {ours.name}:\n{log[-2000:]}")
+        return float(found.group(1)), int(frames[-1])
+
+    with ThreadPoolExecutor(2) as threads:
+        results = list(threads.map(compare, pairs))
+    return sum(value * frames for value, frames in results) / sum(f for _, f in results)
 
 
 def encode_floor(lesson_video: Path, repeat: int, scratch: Path) -> Summary:
@@ -275,6 +310,10 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="bench.py", description=__doc__.split("\n", 1)[0])
     p.add_argument("--quality", choices=list(QUALITIES), default="high", help="default high")
     p.add_argument("--repeat", type=int, default=3, metavar="N", help="runs per measurement (3)")
+    p.add_argument(
+        "--baseline-repeat", type=int, default=1, metavar="N",
+        help="runs of plain manim and of the encode floor (1: they take 16 minutes a run)",
+    )  # fmt: skip
     p.add_argument("--skip-plain", action="store_true", help="skip plain manim (slow)")
     p.add_argument(
         "--json", type=Path, default=ROOT / "bench" / "latest.json", metavar="PATH",
@@ -285,20 +324,25 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    if args.repeat < 1:
-        parser().error("--repeat must be at least 1")
+    if args.repeat < 1 or args.baseline_repeat < 1:
+        parser().error("--repeat and --baseline-repeat must be at least 1")
     quality = QUALITIES[args.quality]
     about = machine()
     with tempfile.TemporaryDirectory(prefix="bench-") as folder:
         scratch = Path(folder)
         rows = bench_render(quality, args.repeat, scratch)
-        plain = None if args.skip_plain else bench_plain(quality, args.repeat, scratch)
-        rows.append(encode_floor(scratch / LESSON_VIDEO, args.repeat, scratch))
+        plain, similarity = (None, None)
+        if not args.skip_plain:
+            plain, similarity = bench_plain(quality, args.baseline_repeat, scratch)
+        rows.append(encode_floor(scratch / LESSON_VIDEO, args.baseline_repeat, scratch))
     if plain is not None:
         rows.append(plain)
     print(table(rows, plain))
+    if similarity is not None:
+        print(f"SSIM of render.py's clips against plain manim's (every frame): {similarity:.4f}")
     args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(report(rows, quality, about), indent=2) + "\n", "utf-8")
+    data = report(rows, quality, about) | {"ssim_against_plain_manim": similarity}
+    args.json.write_text(json.dumps(data, indent=2) + "\n", "utf-8")
     print(f"results: {args.json}")
     return 0
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -79,3 +80,19 @@ def test_changing_one_number_keeps_the_lesson_valid(tmp_path: Path) -> None:
     assert after.quiz.bonus_filler_score == before.quiz.bonus_filler_score + 1
     with pytest.raises(ValueError, match="bonus_filler_score"):
         bench.change_one_number("title = 'no quiz'\n")
+
+
+def _clip(path: Path, source: str) -> Path:
+    command = ["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", source,
+               "-frames:v", "30", "-c:v", "libx264", "-pix_fmt", "yuv420p", str(path)]  # fmt: skip
+    subprocess.run(command, check=True)
+    return path
+
+
+def test_ssim_weighs_each_clip_by_its_frames(tmp_path: Path) -> None:
+    bars = _clip(tmp_path / "bars.mp4", "testsrc2=size=160x90:rate=30")
+    noise = _clip(tmp_path / "noise.mp4", "cellauto=size=160x90:rate=30")
+    assert bench.ssim([(bars, bars)]) == pytest.approx(1.0)
+    different = bench.ssim([(bars, noise)])
+    assert different < 0.5
+    assert bench.ssim([(bars, bars), (bars, noise)]) == pytest.approx((1 + different) / 2)
