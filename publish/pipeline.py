@@ -367,7 +367,9 @@ def _finish_clip(run: _Run, scene: type[LessonScene], result: worker.ClipResult)
     captions_file = final.with_suffix(".srt")
     captions = None
     if result.captions is not None:
-        cues = clamp(parse_srt(result.captions.read_text("utf-8")), milliseconds(info.duration))
+        # manim writes its subcaption file with the text as it is; ours escapes it.
+        raw = parse_srt(result.captions.read_text("utf-8"), escaped=False)
+        cues = clamp(raw, milliseconds(info.duration))
         write_text(captions_file, to_srt(cues))
         captions = FileRef.of(captions_file)
     else:

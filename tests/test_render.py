@@ -101,12 +101,23 @@ def test_timestamps_in_srt_and_vtt(ms: int, srt_stamp: str, vtt_stamp: str) -> N
     assert f"{vtt_stamp} --> " in captions.to_vtt([cue])
 
 
-def test_srt_round_trips_and_vtt_escapes_markup() -> None:
-    cues = [Cue(0, 900, "q · k < 3 & more"), Cue(900, 1800, "two")]
+def test_srt_round_trips_and_both_formats_escape_markup() -> None:
+    cues = [Cue(0, 900, "q · k < 3 & more"), Cue(900, 1800, "<b>&amp;</b>")]
     assert captions.parse_srt(captions.to_srt(cues)) == cues
+    srt = captions.to_srt(cues)
+    assert "q · k &lt; 3 &amp; more" in srt
+    assert "&lt;b&gt;&amp;amp;&lt;/b&gt;" in srt
     vtt = captions.to_vtt(cues)
     assert vtt.startswith("WEBVTT\n\n")
     assert "q · k &lt; 3 &amp; more" in vtt
+    assert "&lt;b&gt;&amp;amp;&lt;/b&gt;" in vtt
+
+
+def test_manims_own_srt_is_read_as_typed() -> None:
+    """manim writes subcaptions unescaped: an ``&amp;`` there is the lesson's own text."""
+    raw = "1\n00:00:00,000 --> 00:00:01,000\n<b>&amp;</b>\n"
+    assert captions.parse_srt(raw, escaped=False) == [Cue(0, 1000, "<b>&amp;</b>")]
+    assert captions.parse_srt(raw) == [Cue(0, 1000, "<b>&</b>")]
 
 
 def test_chapters_follow_each_other() -> None:
