@@ -134,6 +134,8 @@ class Manifest:
     manim: str
     clips: tuple[ClipEntry, ...]
     full: FullEntry | None
+    kit: tuple[FileRef, ...] = ()
+    """The lecture kit: each clip's ``.vtt``, ``index.html``, the handout and the decks."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -144,6 +146,7 @@ class Manifest:
             "manim": self.manim,
             "clips": [clip.to_json() for clip in self.clips],
             "full": self.full.to_json() if self.full else None,
+            "kit": [asdict(ref) for ref in self.kit],
         }
 
 

@@ -28,7 +28,7 @@ from publish import captions, join, media, preview, tools
 from publish.cache import Records, clip_key, source_digest
 from publish.captions import Cue
 from publish.files import PARTIAL, clean_partials, replacing, sha256
-from publish.manifest import ClipEntry, FileRef
+from publish.manifest import ClipEntry, FileRef, FullEntry
 from publish.pipeline import Options, minutes_of, publish
 from publish.pool import longest_first
 from publish.presets import FULL_NAME, QUALITIES
@@ -447,6 +447,27 @@ def test_the_manifest_describes_every_file_truly(rendered: Rendered) -> None:
         for companion in companions:
             assert companion["sha256"] == sha256(rendered.folder / companion["file"])
     assert len(manifest["full"]["chapters"]) == len(SCENES)
+
+
+@pytest.mark.render
+def test_the_manifest_names_every_file_in_the_folder(rendered: Rendered) -> None:
+    """Whatever a run leaves beside the clips, the manifest names it, whole and unchanged."""
+    manifest = rendered.manifest
+    refs = [
+        *(ref for clip in manifest["clips"] for ref in ClipEntry.from_json(clip).files),
+        *FullEntry.from_json(manifest["full"]).files,
+        *(FileRef(**ref) for ref in manifest["kit"]),
+    ]
+    for ref in refs:
+        assert ref.matches(rendered.folder), ref.file
+    named = [ref.file for ref in refs]
+    assert len(named) == len(set(named))
+    on_disk = {path.name for path in rendered.folder.iterdir() if path.is_file()}
+    assert set(named) == on_disk - {"manifest.json"}
+    kit = [ref["file"] for ref in manifest["kit"]]
+    vtt = [str(Path(clip["file"]).with_suffix(".vtt")) for clip in manifest["clips"]]
+    pages = ["index.html", "handout.html", "handout.pdf", "slides.html", "slides.pptx"]
+    assert kit == [*vtt, *pages]
 
 
 @pytest.mark.render
