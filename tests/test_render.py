@@ -28,7 +28,7 @@ from publish import captions, join, media, preview, tools
 from publish.cache import Records, clip_key, source_digest
 from publish.captions import Cue
 from publish.files import PARTIAL, clean_partials, replacing, sha256
-from publish.manifest import ClipEntry, FileRef, FullEntry
+from publish.manifest import Chapter, ClipEntry, FileRef, FullEntry
 from publish.pipeline import Options, minutes_of, publish
 from publish.pool import longest_first
 from publish.presets import FULL_NAME, QUALITIES
@@ -230,6 +230,36 @@ def test_a_record_is_trusted_only_while_its_files_are_unchanged(tmp_path: Path) 
     assert records.clip("01_a.mp4", "key") is None
     assert records.last_duration("01_a.mp4") == 1.0  # still good to plan by
     assert records.last_duration("02_b.mp4") is None
+
+
+_REF = FileRef("01_a.png", 3, "ab")
+_CLIP = ClipEntry("01_a.mp4", 1, "A", "A", 1.0, 2, 2, 15.0, 8, "cd", _REF, _REF, ("1", "2"))
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        _CLIP,
+        replace(_CLIP, captions=None, numbers=()),
+        FullEntry(
+            "all.mp4",
+            "T",
+            2.0,
+            2,
+            2,
+            15.0,
+            9,
+            "ef",
+            (Chapter("A", 0.0, 1.0),),
+            (_REF, _REF),
+            ("3",),
+        ),
+    ],
+    ids=["clip", "clip without captions", "whole video"],
+)
+def test_an_entry_comes_back_from_its_json(entry: ClipEntry | FullEntry) -> None:
+    text = json.dumps(entry.to_json())
+    assert type(entry).from_json(json.loads(text)) == entry
 
 
 def test_work_goes_longest_first_and_the_title_last() -> None:
