@@ -315,7 +315,7 @@ def test_plain_and_live_displays_report_every_event() -> None:
     assert "2.0 MB" in lines[-1]
     shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", live.getvalue())
     assert "02_b failed: [not markup]" in shown
-    assert "01_a.mp4" in shown
+    assert re.search(r"01_a\.mp4\W+cached\W+0:02\.0\W+2\.0 MB", shown)
 
 
 # --- the command line, without rendering ---------------------------------------------------------
