@@ -287,13 +287,13 @@ class Step4Softmax(LessonScene):
         colours = [style.token_colour(i) for i in range(len(tokens))]
         slices = budget_bar(a.weights, colours, width=BUDGET_WIDTH, height=BUDGET_HEIGHT)
         slices.move_to([BUDGET_LEFT, BUDGET_Y, 0], aligned_edge=LEFT)
-        whole = text(fmt.share(BUDGET), size=style.SMALL_SIZE, colour=style.MUTED, bold=True)
+        whole = text(fmt.budget(BUDGET), size=style.SMALL_SIZE, colour=style.MUTED, bold=True)
         whole.next_to(slices, UP, buff=0.12).align_to(slices, RIGHT)
         labels, leaders = self.budget_labels(slices)
         top = max(range(len(tokens)), key=lambda i: a.weights[i])
         caption = self.say(
             "softmax.caption.budget",
-            budget=fmt.share(BUDGET),
+            budget=fmt.budget(BUDGET),
             share=fmt.share(a.weights[top]),
             token=tokens[top].short,
         )

@@ -39,7 +39,7 @@ MARGIN = 0.1
 def allowed_numbers(lesson: Lesson) -> set[str]:
     """Every number string the formatter can make of the lesson's data and its maths."""
     values: list[float] = [len(SCENES), *range(1, len(SCENES) + 1)]
-    totals: list[str] = []
+    shown_as_such = [fmt.budget(BUDGET)]  # strings made of a whole, not of any one value
     for result in (attend(lesson), attend(with_rival(lesson))):
         for name in (
             "query",
@@ -55,7 +55,7 @@ def allowed_numbers(lesson: Lesson) -> set[str]:
         ):
             values += np.ravel(getattr(result, name)).tolist()
         values += [result.d_k, result.root_d_k]
-        totals.append(fmt.total(result.pulls))  # the exact total is never shown
+        shown_as_such.append(fmt.total(result.pulls))  # the exact total is never shown
     quiz = quiz_answer(lesson)
     values += [
         quiz.rival_score,
@@ -79,7 +79,7 @@ def allowed_numbers(lesson: Lesson) -> set[str]:
         fmt.rounded,
         fmt.about,
     )
-    strings = [f(v) for v in values for f in formatters] + totals
+    strings = [f(v) for v in values for f in formatters] + shown_as_such
     strings += [fmt.short_weights([v]) for v in values] + [fmt.tensor([v]) for v in values]
     words = lesson_texts(lesson)
     return {n for s in strings + words for n in NUMBER.findall(s)}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from attention_core import attend, default_lesson, quiz_answer, softmax, with_rival
+from attention_core import BUDGET, attend, default_lesson, quiz_answer, softmax, with_rival
 from attention_core import formatting as fmt
 
 LESSON = default_lesson()
@@ -37,6 +37,7 @@ SLIDES = [
     ("total", fmt.total(PLAIN.pulls), "23.81"),
     ("exact total", fmt.pull(PLAIN.total), "23.80"),
     ("shares", [fmt.share(w) for w in PLAIN.weights], ["84.4%", "11.4%", "4.2%"]),
+    ("whole budget", fmt.budget(BUDGET), "100%"),
     ("rule of thumb", fmt.pull(PLAIN.pulls[1] / PLAIN.pulls[2]), "2.72"),
     # slide 2: the overview's mini example
     ("mini example", fmt.short_weights(PLAIN.weights), "[.84, .11, .04]"),
