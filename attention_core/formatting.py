@@ -23,7 +23,6 @@ __all__ = [
     "tensor",
     "torch_check",
     "torch_floats",
-    "total",
     "vector",
     "weight",
 ]
@@ -57,18 +56,8 @@ def vector(xs: Iterable[float]) -> str:
 
 
 def pull(x: float) -> str:
-    """e^score or a pull ratio, to two places: ``20.09``. A total of pulls is ``total``'s."""
+    """e^score, a total, or a pull ratio, to two places: ``20.09``."""
     return _fixed(x, PULL_PLACES)
-
-
-def total(parts: Iterable[float]) -> str:
-    """The total written after its parts (pulls): the sum of the parts as ``pull`` shows them.
-
-    A viewer adding up ``20.09 + 2.72 + 1.00`` gets 23.81, so that is the total shown, although
-    the exact total (23.8038…) would round to 23.80: a sum on screen must add up.
-    """
-    scale = 10**PULL_PLACES
-    return pull(sum(round(float(pull(x)) * scale) for x in parts) / scale)
 
 
 def share(w: float) -> str:

@@ -45,7 +45,7 @@ def _table(lesson: Lesson, result: Attention) -> list[str]:
             f"{fmt.number(result.scores[i]):>6}  {fmt.pull(result.pulls[i]):>9}  "
             f"{fmt.share(result.weights[i]):>6}"
         )
-    rows.append(f"  {'total':<{width}}  {'':>7}  {'':>6}  {fmt.total(result.pulls):>9}")
+    rows.append(f"  {'total':<{width}}  {'':>7}  {'':>6}  {fmt.pull(result.total):>9}")
     return rows
 
 

@@ -148,7 +148,7 @@ def _softmax(lesson: Lesson, a: Attention) -> list[str]:
             _text(token.text),
             fmt.number(a.scores[i]),
             f"{_power(a.scores[i])} = {fmt.pull(a.pulls[i])}",
-            f"{fmt.pull(a.pulls[i])} ÷ {fmt.total(a.pulls)} = <b>{fmt.share(a.weights[i])}</b>",
+            f"{fmt.pull(a.pulls[i])} ÷ {fmt.pull(a.total)} = <b>{fmt.share(a.weights[i])}</b>",
         ]
         for i, token in enumerate(lesson.tokens)
     ]
@@ -156,7 +156,7 @@ def _softmax(lesson: Lesson, a: Attention) -> list[str]:
         [
             f"<b>{say(lesson, 'handout.word.total')}</b>",
             "",
-            f"<b>{fmt.total(a.pulls)}</b>",
+            f"<b>{fmt.pull(a.total)}</b>",
             fmt.budget(BUDGET),
         ]
     )

@@ -224,7 +224,7 @@ class Step4Softmax(LessonScene):
         for pull in a.pulls:
             pieces += [fmt.pull(pull), "+"]
         pieces[-1] = "="
-        pieces.append(fmt.total(a.pulls))
+        pieces.append(fmt.pull(a.total))
         self.total_mob = math(*pieces)
         for i in range(len(a.pulls)):
             self.total_mob[1 + 2 * i].set_color(style.token_colour(i))
@@ -241,7 +241,7 @@ class Step4Softmax(LessonScene):
             self.line_up.add(piece.move_to([left, BUDGET_Y, 0], aligned_edge=LEFT))
             left += scale * width
         terms = self.total_mob[1:-2]
-        with self.beat(self.say("softmax.caption.total", total=fmt.total(a.pulls))):
+        with self.beat(self.say("softmax.caption.total", total=fmt.pull(a.total))):
             gone = [FadeOut(self.rule_below)] if self.rule_below is not None else []
             self.play(Write(total), Write(self.total_mob[:1]), *gone, run_time=style.FAST)
             self.play(
@@ -266,7 +266,7 @@ class Step4Softmax(LessonScene):
             "softmax.caption.divide_first",
             token=token.short,
             pull=fmt.pull(a.pulls[0]),
-            total=fmt.total(a.pulls),
+            total=fmt.pull(a.total),
             share=fmt.share(a.weights[0]),
         )
         with self.beat(caption):
@@ -409,7 +409,7 @@ class Step4Softmax(LessonScene):
         divisors, shares = VGroup(), VGroup()
         for i in rows:
             y = self.row_y(i)
-            divisor = text(f"÷ {fmt.total(a.pulls)} =", size=style.SMALL_SIZE, colour=style.MUTED)
+            divisor = text(f"÷ {fmt.pull(a.total)} =", size=style.SMALL_SIZE, colour=style.MUTED)
             fit(divisor, DIVIDE_WIDTH, self.row_height * 0.8)
             divisors.add(divisor.move_to([DIVIDE_LEFT, y, 0], aligned_edge=LEFT))
             share = text(fmt.share(a.weights[i]), size=style.SMALL_SIZE, bold=True)

@@ -54,8 +54,7 @@ def allowed_numbers(lesson: Lesson) -> set[str]:
             "output",
         ):
             values += np.ravel(getattr(result, name)).tolist()
-        values += [result.d_k, result.root_d_k]
-        shown_as_such.append(fmt.total(result.pulls))  # the exact total is never shown
+        values += [result.d_k, result.root_d_k, result.total]
     quiz = quiz_answer(lesson)
     values += [
         quiz.rival_score,
@@ -164,12 +163,24 @@ def shown_sums(moments: list[list[Shown]]) -> set[tuple[tuple[str, ...], str]]:
 
 
 def sums_that_do_not_add_up(moments: list[list[Shown]]) -> list[str]:
-    """The sums on screen whose shown terms do not add up to what they are shown to equal."""
+    """The sums on screen whose shown terms do not add up to what they are shown to equal.
+
+    Products of the lesson's numbers are exact; a lone number with decimals (a pull) is rounded,
+    so the sum may be off by half a unit in its last place for each such term, as on the slide
+    (``20.09 + 2.72 + 1.00 = 23.80``, the exact total rounded)."""
     return [
         f"{' + '.join(terms)} = {equals}"
         for terms, equals in sorted(shown_sums(moments))
-        if _value(terms) != _value(equals.split(" + "))
+        if abs(_value(terms) - _value(equals.split(" + "))) > _rounding(terms)
     ]
+
+
+def _rounding(terms: Sequence[str]) -> Decimal:
+    """How far rounded terms can add up from the rounded exact total: half a unit in the last
+    place of each lone number with decimals, and of the total."""
+    rounded = [t for t in terms if "\\times" not in t and "." in t]
+    units = [Decimal(1).scaleb(int(_decimal(t).as_tuple().exponent)) for t in rounded]
+    return sum(units, Decimal(0)) / 2 + (max(units) / 2 if units else Decimal(0))
 
 
 def _parts_on_screen(mobjects: list[Mobject]) -> list[Shown]:

@@ -23,7 +23,7 @@ def check(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str
 def test_default_lesson_summary_shows_the_seeds_numbers(capsys) -> None:
     code, out, err = check(DEFAULT, capsys)
     assert (code, err) == (0, "")
-    for figure in ["√dₖ = 2", "20.09", "84.4%", "23.81", "[0.84, 0.11, 0.00]", "45.8%"]:
+    for figure in ["√dₖ = 2", "20.09", "84.4%", "23.80", "[0.84, 0.11, 0.00]", "45.8%"]:
         assert figure in out
     assert "[0.46, 0.06, 0.46]: the rival ties “4821” with “1937”" in out
     assert "answer C: about 20 (e^3 = 20.1)" in out
@@ -51,7 +51,7 @@ def test_every_row_of_the_summary_comes_from_the_maths(path: Path, capsys) -> No
                 ]
             )
             assert row in lines
-        assert f"total {fmt.total(result.pulls)}" in lines
+        assert f"total {fmt.pull(result.total)}" in lines
         assert f"output {fmt.output(result.output)}" in out
     quiz = quiz_answer(lesson)
     assert f"answer C: {fmt.option(quiz.fillers_needed, lesson.words['common.word.about'])}" in out

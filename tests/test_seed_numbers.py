@@ -32,10 +32,8 @@ SLIDES = [
     ("scores", [fmt.number(x) for x in PLAIN.scores], ["3", "1", "0"]),
     # slide 4: softmax
     ("pulls", [fmt.pull(x) for x in PLAIN.pulls], ["20.09", "2.72", "1.00"]),
-    # The slide writes "20.09 + 2.72 + 1.00 = 23.80", which does not add up; the video shows
-    # the total of the parts as shown (the exact total, 23.8038…, rounds to the slide's 23.80).
-    ("total", fmt.total(PLAIN.pulls), "23.81"),
-    ("exact total", fmt.pull(PLAIN.total), "23.80"),
+    # The exact total, rounded, as the slide has it (its rounded parts add up to 23.81).
+    ("total", fmt.pull(PLAIN.total), "23.80"),
     ("shares", [fmt.share(w) for w in PLAIN.weights], ["84.4%", "11.4%", "4.2%"]),
     ("whole budget", fmt.budget(BUDGET), "100%"),
     ("rule of thumb", fmt.pull(PLAIN.pulls[1] / PLAIN.pulls[2]), "2.72"),
