@@ -8,6 +8,7 @@ from collections.abc import Iterable
 __all__ = [
     "PULL_PLACES",
     "about",
+    "budget",
     "factor",
     "number",
     "option",
@@ -62,6 +63,12 @@ def pull(x: float) -> str:
 def share(w: float) -> str:
     """A weight as a share of the budget: ``84.4%``."""
     return _fixed(100 * w, 1) + "%"
+
+
+def budget(w: float) -> str:
+    """The whole attention budget, as the slides write it: ``100%``. It is exact, so it needs
+    none of the place a rounded share keeps (``84.4%``)."""
+    return number(100 * w) + "%"
 
 
 def weight(w: float) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -27,9 +28,16 @@ def milliseconds(seconds: float) -> int:
     return round(seconds * 1000)
 
 
-def parse_srt(text: str) -> list[Cue]:
-    """The cues of an SRT file, in time order."""
-    cues = [Cue(_ms(sub.start), _ms(sub.end), str(sub.content).strip()) for sub in srt.parse(text)]
+def parse_srt(text: str, *, escaped: bool = True) -> list[Cue]:
+    """The cues of an SRT file, in time order.
+
+    ``escaped``: the file is one ``to_srt`` wrote, its ``&``, ``<`` and ``>`` as entities; manim's
+    own subcaption file writes the text as it is (``escaped=False``).
+    """
+    read = _unescape if escaped else str
+    cues = [
+        Cue(_ms(sub.start), _ms(sub.end), read(str(sub.content).strip())) for sub in srt.parse(text)
+    ]
     return sorted(cues, key=lambda cue: (cue.start, cue.end))
 
 
@@ -58,9 +66,13 @@ def join(clips: Sequence[tuple[Sequence[Cue], int]]) -> list[Cue]:
 
 
 def to_srt(cues: Sequence[Cue]) -> str:
-    """SubRip text, numbered from 1."""
+    """SubRip text, numbered from 1.
+
+    Players read ``<b>``, ``<i>`` and ``<font>`` in SubRip as markup, so a lesson's ``<b>`` is
+    written ``&lt;b&gt;`` (and ``&`` as ``&amp;``), which they show as typed.
+    """
     blocks = [
-        f"{i}\n{_stamp(cue.start, ',')} --> {_stamp(cue.end, ',')}\n{cue.text}\n"
+        f"{i}\n{_stamp(cue.start, ',')} --> {_stamp(cue.end, ',')}\n{_escape(cue.text)}\n"
         for i, cue in enumerate(cues, start=1)
     ]
     return "\n".join(blocks)
@@ -77,8 +89,21 @@ def to_vtt(cues: Sequence[Cue]) -> str:
 
 def _vtt_text(text: str) -> str:
     """WebVTT reads ``&`` and ``<`` as markup, and a blank line ends a cue."""
-    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return "\n".join(line for line in escaped.splitlines() if line.strip())
+    return "\n".join(line for line in _escape(text).splitlines() if line.strip())
+
+
+_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+_CHARACTERS = {entity: char for char, entity in _ENTITIES.items()}
+
+
+def _escape(text: str) -> str:
+    """``&``, ``<`` and ``>`` as the HTML entities both SubRip and WebVTT players decode."""
+    return re.sub("[&<>]", lambda match: _ENTITIES[match[0]], text)
+
+
+def _unescape(text: str) -> str:
+    """The inverse of ``_escape``, in one pass, so ``&amp;lt;`` comes back as ``&lt;``."""
+    return re.sub("&(?:amp|lt|gt);", lambda match: _CHARACTERS[match[0]], text)
 
 
 def _ms(delta: timedelta) -> int:

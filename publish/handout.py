@@ -157,7 +157,7 @@ def _softmax(lesson: Lesson, a: Attention) -> list[str]:
             f"<b>{say(lesson, 'handout.word.total')}</b>",
             "",
             f"<b>{fmt.pull(a.total)}</b>",
-            fmt.share(BUDGET),
+            fmt.budget(BUDGET),
         ]
     )
     step, factor = fmt.number(SCORE_STEP), fmt.pull(PULL_PER_SCORE_POINT)

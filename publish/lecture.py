@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from attention_core import Lesson
@@ -11,7 +12,7 @@ from .beats import steps_of
 from .files import write_text
 from .manifest import Manifest
 
-__all__ = ["DECK_NAME", "PAGE_NAME", "SLIDE_FORMATS", "WEB_FORMATS", "write_kit"]
+__all__ = ["DECK_NAME", "PAGE_NAME", "SLIDE_FORMATS", "WEB_FORMATS", "Kit", "write_kit"]
 
 WEB_FORMATS = {"mp4": "video/mp4", "webm": "video/webm"}
 """The formats a browser plays, with their MIME types; the embed page is written for these."""
@@ -22,27 +23,45 @@ DECK_NAME = "slides"
 """Stem of the presentation files: ``slides.html`` and ``slides.pptx``."""
 
 
+@dataclass(frozen=True)
+class Kit:
+    """What ``write_kit`` leaves in the folder, and what to tell the user."""
+
+    files: tuple[str, ...]
+    """Every kit file now in the folder: each clip's ``.vtt``, the page, handout and decks."""
+    notes: tuple[str, ...]
+
+
 def write_kit(
     folder: Path, lesson: Lesson, manifest: Manifest, *, steps_wanted: int, slides: bool
-) -> list[str]:
-    """Write the kit for ``manifest``'s files into ``folder``; returns what to tell the user.
+) -> Kit:
+    """Write the kit for ``manifest``'s files into ``folder``.
 
     ``steps_wanted`` is the number of steps in the lesson: the decks need every one of them.
     """
     notes = []
     if handout.write_handout(folder, lesson) or not (folder / f"{handout.NAME}.pdf").is_file():
         notes += handout.print_pdf(folder)
+    handouts = [f"{handout.NAME}.html", f"{handout.NAME}.pdf"]
     mime = WEB_FORMATS.get(manifest.format)
     if mime is None:
-        return [*notes, f"{PAGE_NAME} skipped: browsers cannot play {manifest.format}"]
+        skipped = f"{PAGE_NAME} skipped: browsers cannot play {manifest.format}"
+        return Kit(_present(folder, handouts), (*notes, skipped))
     steps = steps_of(folder, manifest.clips)
     if slides and len(steps) < steps_wanted:
         notes.append(f"slides skipped: {steps_wanted - len(steps)} step(s) not rendered yet")
     elif slides:
         write_text(folder / f"{DECK_NAME}.html", deck.deck_html(lesson, steps, mime))
         powerpoint.write_pptx(folder / f"{DECK_NAME}.pptx", lesson.title, steps, folder)
-    kit = [f"{handout.NAME}.html", f"{handout.NAME}.pdf", f"{DECK_NAME}.html", f"{DECK_NAME}.pptx"]
-    present = [name for name in kit if (folder / name).is_file()]
+    present = _present(folder, [*handouts, f"{DECK_NAME}.html", f"{DECK_NAME}.pptx"])
     page = embed.embed_html(lesson, steps, manifest.full, mime, present, folder)
     write_text(folder / PAGE_NAME, page)
-    return [*notes, f"lecture kit: {', '.join([PAGE_NAME, *present])}"]
+    captions = tuple(step.captions for step in steps if step.captions is not None)
+    return Kit(
+        (*captions, PAGE_NAME, *present),
+        (*notes, f"lecture kit: {', '.join([PAGE_NAME, *present])}"),
+    )
+
+
+def _present(folder: Path, names: list[str]) -> tuple[str, ...]:
+    return tuple(name for name in names if (folder / name).is_file())

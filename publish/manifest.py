@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from collections.abc import Callable
+from dataclasses import Field, asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, Self
 
 from .files import sha256, write_text
 
@@ -30,8 +31,30 @@ class FileRef:
         return path.is_file() and path.stat().st_size == self.size and sha256(path) == self.sha256
 
 
+class _Entry:
+    """What a clip and the whole video share: their files, checked in a folder, and JSON."""
+
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]  # each entry is a dataclass
+    READERS: ClassVar[dict[str, Callable[[Any], Any]]]
+    """How ``from_json`` rebuilds the fields that JSON holds as plain dicts and lists."""
+
+    @property
+    def files(self) -> tuple[FileRef, ...]:
+        raise NotImplementedError
+
+    def matches(self, folder: Path) -> bool:
+        return all(ref.matches(folder) for ref in self.files)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)  # its tuples are written as JSON arrays
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Self:
+        return cls(**data | {name: read(data[name]) for name, read in cls.READERS.items()})
+
+
 @dataclass(frozen=True)
-class ClipEntry:
+class ClipEntry(_Entry):
     """One step's clip."""
 
     file: str
@@ -48,28 +71,16 @@ class ClipEntry:
     captions: FileRef | None
     numbers: tuple[str, ...]
 
+    READERS: ClassVar[dict[str, Callable[[Any], Any]]] = {
+        "poster": lambda ref: FileRef(**ref),
+        "captions": lambda ref: FileRef(**ref) if ref else None,
+        "numbers": tuple,
+    }
+
     @property
     def files(self) -> tuple[FileRef, ...]:
         own = FileRef(self.file, self.size, self.sha256)
         return (own, self.poster, *((self.captions,) if self.captions else ()))
-
-    def matches(self, folder: Path) -> bool:
-        return all(ref.matches(folder) for ref in self.files)
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self) | {"numbers": list(self.numbers)}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> ClipEntry:
-        captions = data["captions"]
-        return cls(
-            **data
-            | {
-                "poster": FileRef(**data["poster"]),
-                "captions": FileRef(**captions) if captions else None,
-                "numbers": tuple(data["numbers"]),
-            }
-        )
 
 
 @dataclass(frozen=True)
@@ -82,7 +93,7 @@ class Chapter:
 
 
 @dataclass(frozen=True)
-class FullEntry:
+class FullEntry(_Entry):
     """The whole lesson as one video."""
 
     file: str
@@ -97,30 +108,15 @@ class FullEntry:
     captions: tuple[FileRef, ...]
     numbers: tuple[str, ...]
 
+    READERS: ClassVar[dict[str, Callable[[Any], Any]]] = {
+        "chapters": lambda chapters: tuple(Chapter(**c) for c in chapters),
+        "captions": lambda refs: tuple(FileRef(**ref) for ref in refs),
+        "numbers": tuple,
+    }
+
     @property
     def files(self) -> tuple[FileRef, ...]:
         return (FileRef(self.file, self.size, self.sha256), *self.captions)
-
-    def matches(self, folder: Path) -> bool:
-        return all(ref.matches(folder) for ref in self.files)
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self) | {
-            "chapters": [asdict(c) for c in self.chapters],
-            "captions": [asdict(c) for c in self.captions],
-            "numbers": list(self.numbers),
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> FullEntry:
-        return cls(
-            **data
-            | {
-                "chapters": tuple(Chapter(**c) for c in data["chapters"]),
-                "captions": tuple(FileRef(**c) for c in data["captions"]),
-                "numbers": tuple(data["numbers"]),
-            }
-        )
 
 
 @dataclass(frozen=True)
@@ -134,6 +130,8 @@ class Manifest:
     manim: str
     clips: tuple[ClipEntry, ...]
     full: FullEntry | None
+    kit: tuple[FileRef, ...] = ()
+    """The lecture kit: each clip's ``.vtt``, ``index.html``, the handout and the decks."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -144,6 +142,7 @@ class Manifest:
             "manim": self.manim,
             "clips": [clip.to_json() for clip in self.clips],
             "full": self.full.to_json() if self.full else None,
+            "kit": [asdict(ref) for ref in self.kit],
         }
 
 

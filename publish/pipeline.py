@@ -7,7 +7,7 @@ import signal
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
@@ -171,10 +171,11 @@ def publish(
         clips=tuple(run.clips[s] for s in every_scene if s in run.clips),
         full=full[0] if full else None,
     )
-    write_manifest(options.folder / "manifest.json", manifest)
-    kit_notes = write_kit(
+    kit = write_kit(
         options.folder, lesson, manifest, steps_wanted=len(every_scene), slides=options.slides
     )
+    kit_files = tuple(FileRef.of(options.folder / name) for name in kit.files)
+    write_manifest(options.folder / "manifest.json", replace(manifest, kit=kit_files))
     rows = [
         SummaryRow(run.clips[s].file, run.states[s], run.clips[s].duration, run.clips[s].size)
         for s in chosen
@@ -187,7 +188,7 @@ def publish(
         display.note(f"step {scene.step} ({scene.__name__}) failed: {message}")
     if run.join_failure:
         display.note(run.join_failure)
-    for note in kit_notes:
+    for note in kit.notes:
         display.note(note)
     return 1 if run.failures or run.join_failure else 0
 
@@ -367,7 +368,9 @@ def _finish_clip(run: _Run, scene: type[LessonScene], result: worker.ClipResult)
     captions_file = final.with_suffix(".srt")
     captions = None
     if result.captions is not None:
-        cues = clamp(parse_srt(result.captions.read_text("utf-8")), milliseconds(info.duration))
+        # manim writes its subcaption file with the text as it is; ours escapes it.
+        raw = parse_srt(result.captions.read_text("utf-8"), escaped=False)
+        cues = clamp(raw, milliseconds(info.duration))
         write_text(captions_file, to_srt(cues))
         captions = FileRef.of(captions_file)
     else:

@@ -6,7 +6,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Protocol, TextIO
+from typing import Protocol, Self, TextIO
 
 from rich.console import Console
 from rich.markup import escape
@@ -39,6 +39,11 @@ class SummaryRow:
     state: str
     duration: float
     size: int
+
+    @property
+    def cells(self) -> tuple[str, str, str, str]:
+        """File, state, duration and size as both displays print them: ``0:02.0``, ``2.0 MB``."""
+        return self.file, self.state, _clock(self.duration), _size(self.size)
 
 
 class Display(Protocol):
@@ -76,13 +81,17 @@ def _clock(seconds: float) -> str:
     return f"{int(minutes)}:{rest:04.1f}"
 
 
-class PlainDisplay:
-    """One line per event, flushed at once so a log or a pipe sees progress as it happens."""
+class _Context:
+    """A display used as a context: ``open`` on the way in, ``close`` however the run ends."""
 
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
+    def open(self) -> None:
+        pass
 
-    def __enter__(self) -> PlainDisplay:
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> Self:
+        self.open()
         return self
 
     def __exit__(
@@ -91,6 +100,16 @@ class PlainDisplay:
         error: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
+        self.close()
+
+
+class PlainDisplay(_Context):
+    """One line per event, flushed at once so a log or a pipe sees progress as it happens."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def close(self) -> None:
         self.stream.flush()
 
     def _say(self, line: str) -> None:
@@ -119,12 +138,11 @@ class PlainDisplay:
 
     def summary(self, rows: Sequence[SummaryRow]) -> None:
         for row in rows:
-            self._say(
-                f"{row.file:<28} {row.state:<8} {_clock(row.duration):>8} {_size(row.size):>9}"
-            )
+            file, state, duration, size = row.cells
+            self._say(f"{file:<28} {state:<8} {duration:>8} {size:>9}")
 
 
-class RichDisplay:
+class RichDisplay(_Context):
     """A bar per clip (in seconds of video, advanced after every animation) and one overall."""
 
     def __init__(self, console: Console) -> None:
@@ -142,16 +160,10 @@ class RichDisplay:
         self.completed: dict[str, float] = {}
         self.overall: TaskID | None = None
 
-    def __enter__(self) -> RichDisplay:
+    def open(self) -> None:
         self.progress.start()
-        return self
 
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def close(self) -> None:
         self.progress.stop()
 
     def note(self, message: str) -> None:
@@ -202,5 +214,5 @@ class RichDisplay:
         table.add_column("duration", justify="right")
         table.add_column("size", justify="right")
         for row in rows:
-            table.add_row(row.file, row.state, _clock(row.duration), _size(row.size))
+            table.add_row(*row.cells)
         self.progress.console.print(table)

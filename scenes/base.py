@@ -63,6 +63,17 @@ class LessonScene(Scene):
         """Items as the narrator lists them, in the lesson's words: ``3, 1 and 0``."""
         return self.lesson.words.join(items)
 
+    def said_of_the_rest(self, name: str, **values: Sequence[str]) -> str:
+        """Entry ``name`` said of every token after the first, listed: its ``{token}`` is the
+        token's short name, each other placeholder the token's item of ``values``."""
+        tokens = self.lesson.tokens
+        return self.listed(
+            [
+                self.say(name, token=tokens[i].short, **{k: v[i] for k, v in values.items()})
+                for i in range(1, len(tokens))
+            ]
+        )
+
     def setup(self) -> None:
         self.camera.background_color = style.BACKGROUND
 

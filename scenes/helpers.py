@@ -21,19 +21,25 @@ from manim import (
     config,
 )
 
+from attention_core import Token
+
 from . import style
 
 __all__ = [
     "balanced_paragraph",
     "baseline",
     "budget_bar",
+    "column_header",
+    "dot_working",
     "fit",
     "heading",
     "inline",
+    "level_with",
     "math",
     "option_cards",
     "paragraph",
     "power",
+    "root_dk_working",
     "sentence",
     "text",
     "token_name",
@@ -87,6 +93,30 @@ def heading(kicker: str, title: str) -> VGroup:
     return group.to_corner(UP + LEFT, buff=style.MARGIN + 0.1)
 
 
+def column_header(content: str, *, colour: str = style.MUTED) -> Text:
+    """A table column's header: small and bold, muted unless the column has a role's colour."""
+    return text(content, size=style.SMALL_SIZE, colour=colour, bold=True)
+
+
+def dot_working(query: Sequence[str], key: Sequence[str], *then: str) -> MathTex:
+    """``q₁ × k₁ + … + q_d × k_d =`` followed by ``then``. Piece ``4j`` is the query's entry j,
+    in the query's colour, and piece ``4j + 2`` the key's, so each can fly in from its vector."""
+    pieces: list[str] = []
+    for q, k in zip(query, key, strict=True):
+        pieces += [q, r"\times", k, "+"]
+    pieces[-1] = "="
+    products = math(*pieces, *then)
+    for j in range(len(query)):
+        products[4 * j].set_color(style.QUERY)
+        products[4 * j + 2].set_color(style.KEY)
+    return products
+
+
+def root_dk_working(dot: str, d_k: str, root: str, score: str) -> MathTex:
+    """``dot ÷ √dₖ = dot ÷ root = score``: piece 6 is the root, the last piece the score."""
+    return math(dot, r"\div", rf"\sqrt{{{d_k}}}", "=", dot, r"\div", root, "=", score)
+
+
 def fit(mob: Mobject, width: float, height: float | None = None) -> Mobject:
     """Shrink a mobject to fit a box, never enlarging it."""
     factor = min(1.0, width / max(mob.width, 1e-6))
@@ -131,6 +161,14 @@ def baseline(line: Text) -> float:
         if char.isalnum() and char not in _DESCENDERS
     ]
     return float(np.median(bottoms)) if bottoms else float(line.get_bottom()[1])
+
+
+def level_with(line: Mobject, number: Mobject) -> Mobject:
+    """Move a line of text up or down to sit on a number's baseline, descenders or not; a name
+    broken over two lines (not one ``Text``) keeps its place."""
+    if isinstance(line, Text):
+        line.shift(UP * (number.get_bottom()[1] - baseline(line)))
+    return line
 
 
 def paragraph(
@@ -198,23 +236,20 @@ def token_name(content: str, colour: str, *, width: float, height: float) -> Mob
     )
 
 
-def token_names(
-    texts: Sequence[str],
-    shorts: Sequence[str],
-    colours: Sequence[str],
-    *,
-    width: float,
-    height: float,
-) -> VGroup:
-    """Every token's name for a table column, all at full size: the full texts when each fits
-    (on one line, or two when the row is tall enough), else every token's short name."""
-    full = [_unshrunk_name(t, c, width, height) for t, c in zip(texts, colours, strict=True)]
+def token_names(tokens: Sequence[Token], *, width: float, height: float) -> VGroup:
+    """Every token's name in its colour for a table column, all at full size: the full texts
+    when each fits (on one line, or two when the row is tall enough), else every short name."""
+    colours = [style.token_colour(i) for i in range(len(tokens))]
+    full = [
+        _unshrunk_name(token.text, colour, width, height)
+        for token, colour in zip(tokens, colours, strict=True)
+    ]
     if all(name is not None for name in full):
         return VGroup(*full)
     return VGroup(
         *(
-            fit(text(short, size=style.SMALL_SIZE, colour=colour), width, height)
-            for short, colour in zip(shorts, colours, strict=True)
+            fit(text(token.short, size=style.SMALL_SIZE, colour=colour), width, height)
+            for token, colour in zip(tokens, colours, strict=True)
         )
     )
 

@@ -23,10 +23,13 @@ from . import style
 from .base import LessonScene
 from .helpers import (
     balanced_paragraph,
+    column_header,
     column_positions,
+    dot_working,
     fit,
     heading,
     math,
+    root_dk_working,
     text,
     vector_mob,
 )
@@ -98,15 +101,11 @@ class Step3Score(LessonScene):
         x = column_positions(COLUMNS, TABLE_LEFT)
         self.row_height = min(0.75, (TABLE_TOP - TABLE_BOTTOM) / len(tokens))
         header = VGroup(
-            text(
-                self.say("common.word.token"), size=style.SMALL_SIZE, colour=style.MUTED, bold=True
-            ),
-            text(self.say("score.word.key"), size=style.SMALL_SIZE, colour=style.KEY, bold=True),
+            column_header(self.say("common.word.token")),
+            column_header(self.say("score.word.key"), colour=style.KEY),
             math(r"q \cdot k", size=style.MATH_SIZE * 0.8, colour=style.MUTED),
             math(r"\div \sqrt{d_k}", size=style.MATH_SIZE * 0.8, colour=style.MUTED),
-            text(
-                self.say("common.word.score"), size=style.SMALL_SIZE, colour=style.MUTED, bold=True
-            ),
+            column_header(self.say("common.word.score")),
         )
         for column, cell in enumerate(header):
             cell.move_to([x[column] + 0.1, TABLE_TOP + 0.45, 0], aligned_edge=LEFT)
@@ -130,25 +129,17 @@ class Step3Score(LessonScene):
     def dot_key(self, row: int, *, run_time: float) -> None:
         """Animate q · k for one token: products one by one, their sum, then ÷ √dₖ."""
         a = self.attention
-        q, k = a.query, a.keys[row]
-        pieces: list[str] = []
-        for j in range(a.d_k):
-            pieces += [fmt.factor(q[j]), r"\times", fmt.factor(k[j]), "+"]
-        pieces[-1] = "="
-        pieces += [" + ".join(fmt.factor(p) for p in a.products[row]), "=", fmt.number(a.dots[row])]
-        products = math(*pieces)
-        for j in range(a.d_k):
-            products[4 * j].set_color(style.QUERY)
-            products[4 * j + 2].set_color(style.KEY)
-        scaled = math(
-            fmt.number(a.dots[row]),
-            r"\div",
-            rf"\sqrt{{{fmt.number(a.d_k)}}}",
+        products = dot_working(
+            [fmt.factor(q) for q in a.query],
+            [fmt.factor(k) for k in a.keys[row]],
+            " + ".join(fmt.factor(p) for p in a.products[row]),
             "=",
             fmt.number(a.dots[row]),
-            r"\div",
+        )
+        scaled = root_dk_working(
+            fmt.number(a.dots[row]),
+            fmt.number(a.d_k),
             fmt.number(a.root_d_k),
-            "=",
             fmt.number(a.scores[row]),
         )
         work = VGroup(products, scaled).arrange(RIGHT, buff=0.6)

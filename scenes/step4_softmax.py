@@ -22,7 +22,6 @@ from manim import (
     Line,
     Mobject,
     Rectangle,
-    Text,
     TransformFromCopy,
     VGroup,
     Write,
@@ -37,9 +36,11 @@ from .base import LessonScene
 from .helpers import (
     baseline,
     budget_bar,
+    column_header,
     fit,
     heading,
     inline,
+    level_with,
     math,
     power,
     text,
@@ -137,20 +138,12 @@ class Step4Softmax(LessonScene):
         for header, x in zip(row, xs, strict=True):
             header.set_x(x)
         self.score_mobs = []
-        names = token_names(
-            [t.text for t in tokens],
-            [t.short for t in tokens],
-            [style.token_colour(i) for i in range(len(tokens))],
-            width=TOKEN_WIDTH,
-            height=self.row_height * 0.95,
-        )
+        names = token_names(tokens, width=TOKEN_WIDTH, height=self.row_height * 0.95)
         for i, name in enumerate(names):
             y = self.row_y(i)
             score = math(fmt.number(self.attention.scores[i]))
             fit(score, SCORE_WIDTH, self.row_height * 0.8).move_to([SCORE_X, y, 0])
-            name.move_to([TOKEN_LEFT, y, 0], aligned_edge=LEFT)
-            if isinstance(name, Text):  # sit on the numbers' baseline, descenders or not
-                name.shift(UP * (score.get_bottom()[1] - baseline(name)))
+            level_with(name.move_to([TOKEN_LEFT, y, 0], aligned_edge=LEFT), score)
             self.score_mobs.append(score)
         scores = self.listed([fmt.number(s) for s in self.attention.scores])
         with self.beat(self.say("softmax.caption.scores", scores=scores)):
@@ -182,16 +175,10 @@ class Step4Softmax(LessonScene):
     def exponentiate_rest(self) -> None:
         a, tokens = self.attention, self.lesson.tokens
         rows = list(range(1, len(tokens)))
-        said = self.listed(
-            [
-                self.say(
-                    "softmax.caption.pull_each",
-                    token=tokens[i].short,
-                    score=fmt.number(a.scores[i]),
-                    pull=fmt.pull(a.pulls[i]),
-                )
-                for i in rows
-            ]
+        said = self.said_of_the_rest(
+            "softmax.caption.pull_each",
+            score=[fmt.number(s) for s in a.scores],
+            pull=[fmt.pull(p) for p in a.pulls],
         )
         with self.beat(self.say("softmax.caption.pull_rest", pulls=said)):
             self.grow_pulls(rows, run_time=style.SLOW)
@@ -289,15 +276,8 @@ class Step4Softmax(LessonScene):
     def divide_rest(self) -> None:
         a, tokens = self.attention, self.lesson.tokens
         rows = list(range(1, len(tokens)))
-        said = self.listed(
-            [
-                self.say(
-                    "softmax.caption.divide_each",
-                    token=tokens[i].short,
-                    share=fmt.share(a.weights[i]),
-                )
-                for i in rows
-            ]
+        said = self.said_of_the_rest(
+            "softmax.caption.divide_each", share=[fmt.share(w) for w in a.weights]
         )
         with self.beat(self.say("softmax.caption.divide_rest", shares=said)):
             self.divide(rows, run_time=style.NORMAL)
@@ -307,13 +287,13 @@ class Step4Softmax(LessonScene):
         colours = [style.token_colour(i) for i in range(len(tokens))]
         slices = budget_bar(a.weights, colours, width=BUDGET_WIDTH, height=BUDGET_HEIGHT)
         slices.move_to([BUDGET_LEFT, BUDGET_Y, 0], aligned_edge=LEFT)
-        whole = text(fmt.share(BUDGET), size=style.SMALL_SIZE, colour=style.MUTED, bold=True)
+        whole = text(fmt.budget(BUDGET), size=style.SMALL_SIZE, colour=style.MUTED, bold=True)
         whole.next_to(slices, UP, buff=0.12).align_to(slices, RIGHT)
         labels, leaders = self.budget_labels(slices)
         top = max(range(len(tokens)), key=lambda i: a.weights[i])
         caption = self.say(
             "softmax.caption.budget",
-            budget=fmt.share(BUDGET),
+            budget=fmt.budget(BUDGET),
             share=fmt.share(a.weights[top]),
             token=tokens[top].short,
         )
@@ -491,7 +471,7 @@ class Step4Softmax(LessonScene):
     # layout ------------------------------------------------------------------------------
 
     def header(self, name: str) -> Mobject:
-        return text(self.say(name), size=style.SMALL_SIZE, colour=style.MUTED, bold=True)
+        return column_header(self.say(name))
 
     def pull_is_e_to_the_score(self, size: float) -> VGroup:
         """``= e^score``, the word score in the lesson's language."""

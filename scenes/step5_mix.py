@@ -19,7 +19,6 @@ from manim import (
     Mobject,
     Rectangle,
     ReplacementTransform,
-    Text,
     Transform,
     TransformFromCopy,
     VGroup,
@@ -33,9 +32,11 @@ from .base import LessonScene
 from .helpers import (
     VectorMob,
     baseline,
+    column_header,
     fit,
     heading,
     inline,
+    level_with,
     math,
     text,
     token_names,
@@ -105,21 +106,13 @@ class Step5Mix(LessonScene):
             self.header("mix.word.weight").move_to([self.weight_x, HEADER_Y, 0]),
         )
         self.rows: list[dict[str, Mobject]] = []
-        names = token_names(
-            [t.text for t in tokens],
-            [t.short for t in tokens],
-            [style.token_colour(i) for i in range(len(tokens))],
-            width=TOKEN_WIDTH,
-            height=self.row_height * 0.95,
-        )
+        names = token_names(tokens, width=TOKEN_WIDTH, height=self.row_height * 0.95)
         for i, name in enumerate(names):
             y = self.row_y(i)
             weight = math(fmt.weight(a.weights[i]), size=ENTRY_SIZE)
             fit(weight, WEIGHT_WIDTH, self.row_height * 0.8)
             weight.move_to([self.weight_x, self.entry_y(i), 0])
-            name.move_to([self.token_left, y, 0], aligned_edge=LEFT)
-            if isinstance(name, Text):  # sit on the numbers' baseline, descenders or not
-                name.shift(UP * (weight.get_bottom()[1] - baseline(name)))
+            level_with(name.move_to([self.token_left, y, 0], aligned_edge=LEFT), weight)
             vector = self.grid_vector([fmt.number(v) for v in a.values[i]], self.entry_y(i))
             bars = VGroup(
                 *(
@@ -212,15 +205,8 @@ class Step5Mix(LessonScene):
     def scale_rest(self) -> None:
         a, tokens = self.attention, self.lesson.tokens
         rows = list(range(1, len(tokens)))
-        weights = self.listed(
-            [
-                self.say(
-                    "mix.caption.scale_each",
-                    token=tokens[i].short,
-                    weight=fmt.weight(a.weights[i]),
-                )
-                for i in rows
-            ]
+        weights = self.said_of_the_rest(
+            "mix.caption.scale_each", weight=[fmt.weight(w) for w in a.weights]
         )
         weighted = self.header("mix.word.weighted", colour=style.VALUE)
         weighted.move_to(self.value_header, aligned_edge=LEFT)
@@ -413,7 +399,7 @@ class Step5Mix(LessonScene):
             fit(value, 2.0, pitch * 0.8)
             value.next_to(track, RIGHT, buff=0.2)
             chart["values"].add(value)
-            label.shift(UP * (value.get_bottom()[1] - baseline(label)))  # on the digits' baseline
+            level_with(label, value)
         return chart
 
     def verdict(self) -> str:
@@ -463,7 +449,7 @@ class Step5Mix(LessonScene):
         self.vector_left, self.table_right = VECTOR_LEFT + dx, TOKEN_LEFT + dx + width
 
     def header(self, name: str, colour: str = style.MUTED) -> Mobject:
-        return text(self.say(name), size=style.SMALL_SIZE, colour=colour, bold=True)
+        return column_header(self.say(name), colour=colour)
 
     def row_y(self, row: int) -> float:
         return ROWS_TOP - self.row_height * (row + 0.5)

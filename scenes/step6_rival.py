@@ -33,10 +33,12 @@ from .helpers import (
     balanced_paragraph,
     baseline,
     budget_bar,
+    dot_working,
     fit,
     heading,
     math,
     option_cards,
+    root_dk_working,
     text,
     vector_mob,
 )
@@ -162,16 +164,11 @@ class Step6Rival(LessonScene):
         """q · k for the rival, as in step 1: products one by one, their sum, then ÷ √dₖ."""
         a, lesson = self.after, self.lesson
         row = len(lesson.tokens)  # the rival is the last token of with_rival(lesson)
-        q, k = a.query, a.keys[row]
-        pieces: list[str] = []
-        for j in range(a.d_k):
-            pieces += [fmt.factor(q[j]), r"\times", fmt.factor(k[j]), "+"]
-        pieces[-1] = "="
-        pieces.append(fmt.number(a.dots[row]))
-        products = math(*pieces)
-        for j in range(a.d_k):
-            products[4 * j].set_color(style.QUERY)
-            products[4 * j + 2].set_color(style.KEY)
+        products = dot_working(
+            [fmt.factor(q) for q in a.query],
+            [fmt.factor(k) for k in a.keys[row]],
+            fmt.number(a.dots[row]),
+        )
         query = self.query
         work = VGroup(query, products)
         if not self.key_beside_query and work.arrange(RIGHT, buff=0.7).width <= WIDTH:
@@ -193,15 +190,10 @@ class Step6Rival(LessonScene):
                 scale_y -= PRODUCTS_PITCH * 0.7
             fit(products, WIDTH)
             products.move_to([LEFT_X + products.width / 2, products_y, 0])
-        scaled = math(
+        scaled = root_dk_working(
             fmt.number(a.dots[row]),
-            r"\div",
-            rf"\sqrt{{{fmt.number(a.d_k)}}}",
-            "=",
-            fmt.number(a.dots[row]),
-            r"\div",
+            fmt.number(a.d_k),
             fmt.number(a.root_d_k),
-            "=",
             fmt.number(a.scores[row]),
         )
         scaled[-1].set_color(style.RIVAL)

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from decimal import Decimal
+
 import numpy as np
-from manim import config
+from manim import Mobject, config, tempconfig
+from manim.mobject.text.tex_mobject import MathTexPart
 
 from attention_core import (
     BUDGET,
@@ -15,9 +19,19 @@ from attention_core import (
 )
 from attention_core import formatting as fmt
 from scenes import SCENES
-from scenes.probe import NUMBER, Probe
+from scenes.base import LessonScene
+from scenes.probe import NUMBER, Probe, Shown, displayed_string, record
 
-__all__ = ["MARGIN", "allowed_numbers", "layout_problems", "lesson_texts", "stray_numbers"]
+__all__ = [
+    "MARGIN",
+    "allowed_numbers",
+    "layout_problems",
+    "lesson_texts",
+    "formula_moments",
+    "shown_sums",
+    "stray_numbers",
+    "sums_that_do_not_add_up",
+]
 
 MARGIN = 0.1
 
@@ -25,6 +39,7 @@ MARGIN = 0.1
 def allowed_numbers(lesson: Lesson) -> set[str]:
     """Every number string the formatter can make of the lesson's data and its maths."""
     values: list[float] = [len(SCENES), *range(1, len(SCENES) + 1)]
+    shown_as_such = [fmt.budget(BUDGET)]  # strings made of a whole, not of any one value
     for result in (attend(lesson), attend(with_rival(lesson))):
         for name in (
             "query",
@@ -63,7 +78,7 @@ def allowed_numbers(lesson: Lesson) -> set[str]:
         fmt.rounded,
         fmt.about,
     )
-    strings = [f(v) for v in values for f in formatters]
+    strings = [f(v) for v in values for f in formatters] + shown_as_such
     strings += [fmt.short_weights([v]) for v in values] + [fmt.tensor([v]) for v in values]
     words = lesson_texts(lesson)
     return {n for s in strings + words for n in NUMBER.findall(s)}
@@ -109,3 +124,161 @@ def overlap(a: tuple[float, ...], b: tuple[float, ...], slack: float = 0.02) -> 
     return (
         a[0] + slack < b[2] and b[0] + slack < a[2] and a[1] + slack < b[3] and b[1] + slack < a[3]
     )
+
+
+def formula_moments(scene_class: type[LessonScene], lesson: Lesson) -> list[list[Shown]]:
+    """Every moment of a dry run, reading each part of a formula that is on screen on its own.
+
+    A formula's parts often fly in one by one (``TransformFromCopy`` into ``total[3]``); the
+    probe reads whole texts only, so it does not see them.
+    """
+    moments: list[list[Shown]] = []
+    settings = {"dry_run": True, "disable_caching": True, "verbosity": "WARNING"}
+    with tempconfig({**settings, "progress_bar": "none", "quality": "low_quality"}):
+        scene = scene_class(lesson=lesson, skip_animations=True)
+        record(scene, after_each=lambda: moments.append(_parts_on_screen(scene.mobjects)))
+        scene.render()
+    return moments
+
+
+def shown_sums(moments: list[list[Shown]]) -> set[tuple[tuple[str, ...], str]]:
+    """Every sum a viewer can read on screen, ``a + b + … = c``, as (its terms, what it equals).
+
+    Each moment's texts are read as lines (texts level with each other, left to right). A term
+    is a number or a product of numbers (``2 \\times 3``); what a sum equals is the number or
+    the sum that follows its ``=``.
+    """
+    found = set()
+    for moment in moments:
+        for line in _lines(moment):
+            words = line.split()
+            for i, word in enumerate(words):
+                if word != "=":
+                    continue
+                terms = _terms_ending_at(words, i - 1)
+                equals = _terms_starting_at(words, i + 1)
+                if len(terms) >= 2 and equals:
+                    found.add((tuple(terms), " + ".join(equals)))
+    return found
+
+
+def sums_that_do_not_add_up(moments: list[list[Shown]]) -> list[str]:
+    """The sums on screen whose shown terms do not add up to what they are shown to equal.
+
+    Products of the lesson's numbers are exact; a lone number with decimals (a pull) is rounded,
+    so the sum may be off by half a unit in its last place for each such term, as on the slide
+    (``20.09 + 2.72 + 1.00 = 23.80``, the exact total rounded)."""
+    return [
+        f"{' + '.join(terms)} = {equals}"
+        for terms, equals in sorted(shown_sums(moments))
+        if abs(_value(terms) - _value(equals.split(" + "))) > _rounding(terms)
+    ]
+
+
+def _rounding(terms: Sequence[str]) -> Decimal:
+    """How far rounded terms can add up from the rounded exact total: half a unit in the last
+    place of each lone number with decimals, and of the total."""
+    rounded = [t for t in terms if "\\times" not in t and "." in t]
+    units = [Decimal(1).scaleb(int(_decimal(t).as_tuple().exponent)) for t in rounded]
+    return sum(units, Decimal(0)) / 2 + (max(units) / 2 if units else Decimal(0))
+
+
+def _parts_on_screen(mobjects: list[Mobject]) -> list[Shown]:
+    found: list[Shown] = []
+
+    def visit(mob: Mobject) -> None:
+        string = displayed_string(mob)
+        if string is None and isinstance(mob, MathTexPart):
+            string = mob.tex_string
+        if string is None:
+            for sub in mob.submobjects:
+                visit(sub)
+        elif any(m.has_points() and m.get_fill_opacity() > 0.05 for m in mob.get_family()):
+            left, bottom = mob.get_corner(np.array([-1, -1, 0]))[:2]
+            right, top = mob.get_corner(np.array([1, 1, 0]))[:2]
+            found.append(Shown(string, (left, bottom, right, top), False))
+
+    for mob in mobjects:
+        visit(mob)
+    return found
+
+
+def _lines(moment: list[Shown]) -> list[str]:
+    """The texts of one moment grouped into lines: a text joins a line when their centres sit
+    within each other's height."""
+    lines: list[list[Shown]] = []
+    for item in sorted(moment, key=_middle, reverse=True):
+        for line in lines:
+            anchor = line[0]
+            if (
+                anchor.box[1] <= _middle(item) <= anchor.box[3]
+                or item.box[1] <= _middle(anchor) <= item.box[3]
+            ):
+                line.append(item)
+                break
+        else:
+            lines.append([item])
+    return [" ".join(shown.text for shown in sorted(line, key=_left)) for line in lines]
+
+
+def _left(shown: Shown) -> float:
+    return shown.box[0]
+
+
+def _middle(shown: Shown) -> float:
+    return (shown.box[1] + shown.box[3]) / 2
+
+
+def _terms_ending_at(words: list[str], last: int) -> list[str]:
+    """The terms of the sum that ends at ``words[last]``; none when a term is not a number or a
+    product of numbers, or when an operator comes before the sum (``÷ 2 + 1`` is no sum)."""
+    terms: list[str] = []
+    i = last
+    while i >= 0 and _is_number(words[i]):
+        start = i
+        while start >= 2 and words[start - 1] == "\\times" and _is_number(words[start - 2]):
+            start -= 2
+        terms.insert(0, " ".join(words[start : i + 1]))
+        if start >= 2 and words[start - 1] == "+":
+            i = start - 2
+            continue
+        before = words[start - 1] if start >= 1 else ""
+        return [] if before in _OPERATORS else terms
+    return []
+
+
+def _terms_starting_at(words: list[str], first: int) -> list[str]:
+    """The terms of the sum (or the single number) that starts at ``words[first]``."""
+    terms: list[str] = []
+    i = first
+    while i < len(words) and _is_number(words[i]):
+        end = i
+        while end + 2 < len(words) and words[end + 1] == "\\times" and _is_number(words[end + 2]):
+            end += 2
+        terms.append(" ".join(words[i : end + 1]))
+        if end + 2 < len(words) and words[end + 1] == "+":
+            i = end + 2
+        else:
+            break
+    return terms
+
+
+def _value(terms: Sequence[str]) -> Decimal:
+    total = Decimal(0)
+    for term in terms:
+        product = Decimal(1)
+        for factor in term.split(" \\times "):
+            product *= _decimal(factor)
+        total += product
+    return total
+
+
+_OPERATORS = {"+", "-", "−", "\\times", "×", "\\cdot", "·", "\\div", "÷"}
+
+
+def _is_number(word: str) -> bool:
+    return NUMBER.fullmatch(word.removeprefix("(").removesuffix(")")) is not None
+
+
+def _decimal(word: str) -> Decimal:
+    return Decimal(word.removeprefix("(").removesuffix(")"))

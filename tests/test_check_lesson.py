@@ -35,6 +35,7 @@ def test_every_row_of_the_summary_comes_from_the_maths(path: Path, capsys) -> No
     code, out, _ = check(path, capsys)
     lesson = load_lesson(path)
     assert code == 0
+    lines = {" ".join(line.split()) for line in out.splitlines()}
     for result, shown in (
         (attend(lesson), lesson),
         (attend(with_rival(lesson)), with_rival(lesson)),
@@ -49,7 +50,8 @@ def test_every_row_of_the_summary_comes_from_the_maths(path: Path, capsys) -> No
                     fmt.share(result.weights[i]),
                 ]
             )
-            assert row in {" ".join(line.split()) for line in out.splitlines()}
+            assert row in lines
+        assert f"total {fmt.pull(result.total)}" in lines
         assert f"output {fmt.output(result.output)}" in out
     quiz = quiz_answer(lesson)
     assert f"answer C: {fmt.option(quiz.fillers_needed, lesson.words['common.word.about'])}" in out

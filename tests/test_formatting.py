@@ -20,6 +20,9 @@ CASES = [
     (fmt.pull, 1.0, "1.00"),
     (fmt.share, 0.84379, "84.4%"),
     (fmt.share, 1e-9, "0.0%"),
+    (fmt.share, 1.0, "100.0%"),  # one token taking everything is still a rounded share
+    (fmt.budget, 1.0, "100%"),
+    (fmt.budget, 0.5, "50%"),
     (fmt.weight, 0.84379, "0.844"),
     (fmt.output, [0.8438, 0.1142, -1e-9], "[0.84, 0.11, 0.00]"),
     (fmt.short_weights, [0.8438, 0.1142, 0.042], "[.84, .11, .04]"),
@@ -56,7 +59,7 @@ def test_the_rule_of_thumb_reads_as_on_the_slide() -> None:
     assert f"+{fmt.number(SCORE_STEP)} score = ×{fmt.pull(PULL_PER_SCORE_POINT)}" == (
         "+1 score = ×2.72"
     )
-    assert fmt.share(BUDGET) == "100.0%"
+    assert fmt.budget(BUDGET) == "100%"  # "slices always add up to 100%", not 100.0%
 
 
 def test_a_counting_decimal_matches_the_pull_format() -> None:

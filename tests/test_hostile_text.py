@@ -13,6 +13,8 @@ import pytest
 from manim import Text, tempconfig
 
 from attention_core import load_lesson
+from publish.captions import parse_srt
+from publish.presets import QUALITIES
 from publish.preview import minutes_kwargs
 from scenes import SCENES, LessonScene
 from scenes.probe import record
@@ -122,3 +124,17 @@ def test_tex_opens_no_file_outside_its_installation_and_work_folder(rendered: Pa
         assert opened, f"{log.name}: no file openings found; the parser is wrong"
         outside = [p for p in opened if not p.startswith((*TEX_INSTALLATION, work))]
         assert not outside, f"{log.name} opened {outside}"
+
+
+@pytest.mark.render
+def test_srt_captions_carry_markup_as_entities(rendered: Path) -> None:
+    """SubRip players read ``<b>``, ``<i>`` and ``<font>`` as markup: the lesson's tags must be
+    written as entities, and read back as the lesson typed them."""
+    files = sorted((rendered / QUALITIES["low"].name).glob("*.srt"))
+    assert [path.name[:2] for path in files] == ["01", "03"]
+    for path in files:
+        text = path.read_text("utf-8")
+        assert not re.search("[<>]", text.replace(" --> ", " ")), f"{path.name} has raw markup"
+    said = [cue.text for path in files for cue in parse_srt(path.read_text("utf-8"))]
+    for string in (LESSON.promise, LESSON.question, LESSON.tokens[1].text):
+        assert any(string in caption for caption in said), f"no caption says {string!r}"

@@ -28,7 +28,7 @@ from publish import captions, join, media, preview, tools
 from publish.cache import Records, clip_key, source_digest
 from publish.captions import Cue
 from publish.files import PARTIAL, clean_partials, replacing, sha256
-from publish.manifest import ClipEntry, FileRef
+from publish.manifest import Chapter, ClipEntry, FileRef, FullEntry
 from publish.pipeline import Options, minutes_of, publish
 from publish.pool import longest_first
 from publish.presets import FULL_NAME, QUALITIES
@@ -101,12 +101,23 @@ def test_timestamps_in_srt_and_vtt(ms: int, srt_stamp: str, vtt_stamp: str) -> N
     assert f"{vtt_stamp} --> " in captions.to_vtt([cue])
 
 
-def test_srt_round_trips_and_vtt_escapes_markup() -> None:
-    cues = [Cue(0, 900, "q · k < 3 & more"), Cue(900, 1800, "two")]
+def test_srt_round_trips_and_both_formats_escape_markup() -> None:
+    cues = [Cue(0, 900, "q · k < 3 & more"), Cue(900, 1800, "<b>&amp;</b>")]
     assert captions.parse_srt(captions.to_srt(cues)) == cues
+    srt = captions.to_srt(cues)
+    assert "q · k &lt; 3 &amp; more" in srt
+    assert "&lt;b&gt;&amp;amp;&lt;/b&gt;" in srt
     vtt = captions.to_vtt(cues)
     assert vtt.startswith("WEBVTT\n\n")
     assert "q · k &lt; 3 &amp; more" in vtt
+    assert "&lt;b&gt;&amp;amp;&lt;/b&gt;" in vtt
+
+
+def test_manims_own_srt_is_read_as_typed() -> None:
+    """manim writes subcaptions unescaped: an ``&amp;`` there is the lesson's own text."""
+    raw = "1\n00:00:00,000 --> 00:00:01,000\n<b>&amp;</b>\n"
+    assert captions.parse_srt(raw, escaped=False) == [Cue(0, 1000, "<b>&amp;</b>")]
+    assert captions.parse_srt(raw) == [Cue(0, 1000, "<b>&</b>")]
 
 
 def test_chapters_follow_each_other() -> None:
@@ -221,6 +232,36 @@ def test_a_record_is_trusted_only_while_its_files_are_unchanged(tmp_path: Path) 
     assert records.last_duration("02_b.mp4") is None
 
 
+_REF = FileRef("01_a.png", 3, "ab")
+_CLIP = ClipEntry("01_a.mp4", 1, "A", "A", 1.0, 2, 2, 15.0, 8, "cd", _REF, _REF, ("1", "2"))
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        _CLIP,
+        replace(_CLIP, captions=None, numbers=()),
+        FullEntry(
+            "all.mp4",
+            "T",
+            2.0,
+            2,
+            2,
+            15.0,
+            9,
+            "ef",
+            (Chapter("A", 0.0, 1.0),),
+            (_REF, _REF),
+            ("3",),
+        ),
+    ],
+    ids=["clip", "clip without captions", "whole video"],
+)
+def test_an_entry_comes_back_from_its_json(entry: ClipEntry | FullEntry) -> None:
+    text = json.dumps(entry.to_json())
+    assert type(entry).from_json(json.loads(text)) == entry
+
+
 def test_work_goes_longest_first_and_the_title_last() -> None:
     title, big_picture, score, *_, answer = SCENES
     order = longest_first(SCENES, {title: 60.0, score: 49.0, answer: 48.5})
@@ -274,7 +315,7 @@ def test_plain_and_live_displays_report_every_event() -> None:
     assert "2.0 MB" in lines[-1]
     shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", live.getvalue())
     assert "02_b failed: [not markup]" in shown
-    assert "01_a.mp4" in shown
+    assert re.search(r"01_a\.mp4\W+cached\W+0:02\.0\W+2\.0 MB", shown)
 
 
 # --- the command line, without rendering ---------------------------------------------------------
@@ -436,6 +477,27 @@ def test_the_manifest_describes_every_file_truly(rendered: Rendered) -> None:
         for companion in companions:
             assert companion["sha256"] == sha256(rendered.folder / companion["file"])
     assert len(manifest["full"]["chapters"]) == len(SCENES)
+
+
+@pytest.mark.render
+def test_the_manifest_names_every_file_in_the_folder(rendered: Rendered) -> None:
+    """Whatever a run leaves beside the clips, the manifest names it, whole and unchanged."""
+    manifest = rendered.manifest
+    refs = [
+        *(ref for clip in manifest["clips"] for ref in ClipEntry.from_json(clip).files),
+        *FullEntry.from_json(manifest["full"]).files,
+        *(FileRef(**ref) for ref in manifest["kit"]),
+    ]
+    for ref in refs:
+        assert ref.matches(rendered.folder), ref.file
+    named = [ref.file for ref in refs]
+    assert len(named) == len(set(named))
+    on_disk = {path.name for path in rendered.folder.iterdir() if path.is_file()}
+    assert set(named) == on_disk - {"manifest.json"}
+    kit = [ref["file"] for ref in manifest["kit"]]
+    vtt = [str(Path(clip["file"]).with_suffix(".vtt")) for clip in manifest["clips"]]
+    pages = ["index.html", "handout.html", "handout.pdf", "slides.html", "slides.pptx"]
+    assert kit == [*vtt, *pages]
 
 
 @pytest.mark.render

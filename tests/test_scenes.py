@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import inspect
 import re
 from functools import cache
 from pathlib import Path
@@ -14,12 +15,21 @@ from attention_core import (
     default_lesson,
     english,
     load_lesson,
+    with_rival,
 )
 from attention_core import formatting as fmt
 from scenes import SCENES, LessonScene
 
-from .probe import Probe, run_dry
-from .scene_checks import layout_problems, lesson_texts, stray_numbers
+from .probe import NUMBER, Probe, run_dry
+from .scene_checks import (
+    allowed_numbers,
+    formula_moments,
+    layout_problems,
+    lesson_texts,
+    shown_sums,
+    stray_numbers,
+    sums_that_do_not_add_up,
+)
 
 ROOT = Path(__file__).parent.parent
 LESSONS = {
@@ -43,6 +53,48 @@ def test_every_number_on_screen_comes_from_the_maths(scene, lesson_name) -> None
     assert not stray, f"{scene.__name__} shows numbers attention_core never made: {stray}"
 
 
+SUM_STEPS = (3, 4, 6)
+"""The steps that write sums out: q·k term by term (3 and 6), and the total of the pulls (4)."""
+SUM_CASES = [(scene, name) for scene, name in CASES if scene.step in SUM_STEPS]
+
+
+@pytest.mark.parametrize(
+    ("scene", "lesson_name"), SUM_CASES, ids=[f"{s.__name__}-{n}" for s, n in SUM_CASES]
+)
+def test_shown_parts_add_up_to_the_shown_total(scene, lesson_name) -> None:
+    """A viewer adding up the parts of a sum on screen gets the total shown beside it; and the
+    parts of formulas, which fly in one by one, are numbers attention_core made too."""
+    lesson = LESSONS[lesson_name]
+    moments = formula_moments(scene, lesson)
+    wrong = sums_that_do_not_add_up(moments)
+    assert not wrong, f"{scene.__name__} shows sums that do not add up: {wrong}"
+    stray = {n for m in moments for s in m for n in NUMBER.findall(s.text)} - allowed_numbers(
+        lesson
+    )
+    assert not stray, f"{scene.__name__} shows numbers attention_core never made: {stray}"
+    # Guards the reading of the screen: the sums these steps write must be found.
+    a = attend(lesson) if scene.step != 6 else attend(with_rival(lesson))
+    sums = shown_sums(moments)
+    if a.d_k > 1 and scene.step in (3, 6):
+        rows = range(len(a.dots)) if scene.step == 3 else [len(a.dots) - 1]
+        assert {fmt.number(a.dots[i]) for i in rows} <= {equals for _, equals in sums}
+    if scene.step == 4:
+        assert (tuple(fmt.pull(p) for p in a.pulls), fmt.pull(a.total)) in sums
+
+
+def test_only_the_steps_checked_write_sums() -> None:
+    """Sums are read from the steps in SUM_STEPS only (a dry run each): a step that starts
+    writing ``+`` between numbers, or the q·k working, must join them."""
+    checked = {Path(inspect.getfile(scene)).name for scene in SCENES if scene.step in SUM_STEPS}
+    writers = {name for name, _, value in _scene_strings() if value.strip() == "+"}
+    writers |= {
+        path.name
+        for path in (ROOT / "scenes").glob("step*.py")
+        if "dot_working(" in path.read_text("utf-8")
+    }
+    assert writers - {"helpers.py"} <= checked
+
+
 @pytest.mark.parametrize(("scene", "lesson_name"), CASES, ids=IDS)
 def test_texts_stay_inside_the_frame_and_apart(scene, lesson_name) -> None:
     problems = layout_problems(probe(scene, lesson_name))
@@ -52,7 +104,7 @@ def test_texts_stay_inside_the_frame_and_apart(scene, lesson_name) -> None:
 # The seed's key figures, in the scene where the slides put them (default lesson).
 SEED_FIGURES = {
     "Step3Score": ["[2, 0, 1, 1]", "6", "2", "3"],
-    "Step4Softmax": ["20.09", "2.72", "1.00", "23.80", "84.4%", "11.4%", "4.2%"],
+    "Step4Softmax": ["20.09", "2.72", "1.00", "23.80", "84.4%", "11.4%", "4.2%", "100%"],
     "Step5Mix": ["0.844", "0.114", "0.042", "[0.84, 0.11, 0.00]", "4821"],
     "Step6Rival": ["45.8%", "[0.46, 0.06, 0.46]", "20"],
     "Step7Answer": ["20.1", "403", "tensor([0.8438, 0.1142, 0.0420])"],

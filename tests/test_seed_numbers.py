@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from attention_core import attend, default_lesson, quiz_answer, softmax, with_rival
+from attention_core import BUDGET, attend, default_lesson, quiz_answer, softmax, with_rival
 from attention_core import formatting as fmt
 
 LESSON = default_lesson()
@@ -32,8 +32,10 @@ SLIDES = [
     ("scores", [fmt.number(x) for x in PLAIN.scores], ["3", "1", "0"]),
     # slide 4: softmax
     ("pulls", [fmt.pull(x) for x in PLAIN.pulls], ["20.09", "2.72", "1.00"]),
+    # The exact total, rounded, as the slide has it (its rounded parts add up to 23.81).
     ("total", fmt.pull(PLAIN.total), "23.80"),
     ("shares", [fmt.share(w) for w in PLAIN.weights], ["84.4%", "11.4%", "4.2%"]),
+    ("whole budget", fmt.budget(BUDGET), "100%"),
     ("rule of thumb", fmt.pull(PLAIN.pulls[1] / PLAIN.pulls[2]), "2.72"),
     # slide 2: the overview's mini example
     ("mini example", fmt.short_weights(PLAIN.weights), "[.84, .11, .04]"),
