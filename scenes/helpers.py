@@ -42,7 +42,6 @@ __all__ = [
     "root_dk_working",
     "sentence",
     "text",
-    "token_name",
     "token_names",
     "vector_mob",
 ]
@@ -227,13 +226,6 @@ def option_cards(
         inner.move_to(box)
         cards.add(VGroup(box, letter, value))
     return cards.arrange(RIGHT, buff=gap)
-
-
-def token_name(content: str, colour: str, *, width: float, height: float) -> Mobject:
-    """A token's text for a table cell: one line, or two when too wide and the row is tall."""
-    return _unshrunk_name(content, colour, width, height) or fit(
-        text(content, size=style.SMALL_SIZE, colour=colour), width, height
-    )
 
 
 def token_names(tokens: Sequence[Token], *, width: float, height: float) -> VGroup:
