@@ -22,8 +22,16 @@ from .manifest import ClipEntry, FullEntry
 
 __all__ = ["JOIN_SOURCES", "SOURCE_PACKAGES", "Records", "clip_key", "full_key", "source_digest"]
 
-SOURCE_PACKAGES = ("attention_core", "scenes", "publish.worker", "publish.media")
-"""What makes a clip's bytes: the maths, the scenes, and how a clip is rendered and remuxed."""
+SOURCE_PACKAGES = (
+    "attention_core",
+    "scenes",
+    "publish.worker",
+    "publish.held_frames",
+    "publish.media",
+    "publish.captions",
+)
+"""What makes a clip's files: the maths, the scenes, how a clip is rendered, encoded and remuxed,
+and how its captions are written."""
 JOIN_SOURCES = ("publish.join", "publish.captions", "publish.media")
 """What makes the whole video and its captions, beyond the clips themselves."""
 SCHEMA = "attention-clip-v1"

@@ -6,6 +6,7 @@ tests work on copies of it, so that only the interrupt test renders a clip again
 
 from __future__ import annotations
 
+import ast
 import io
 import json
 import os
@@ -25,7 +26,7 @@ from rich.console import Console
 import render
 from attention_core import default_lesson
 from publish import captions, join, media, preview, tools
-from publish.cache import Records, clip_key, source_digest
+from publish.cache import Records, clip_key, package_files, source_digest
 from publish.captions import Cue
 from publish.files import PARTIAL, clean_partials, replacing, sha256
 from publish.manifest import Chapter, ClipEntry, FileRef, FullEntry
@@ -202,6 +203,22 @@ def test_every_input_of_a_clip_changes_its_key() -> None:
     keys = {clip_key(**base)} | {clip_key(**(base | change)) for change in changed}
     assert len(keys) == 1 + len(changed)
     assert clip_key(**base) == clip_key(**base)
+
+
+def test_every_module_that_makes_a_clip_is_in_its_key() -> None:
+    # A cached clip made with older code of any of these must not be reused: the worker's own
+    # imports render and encode it, and the pipeline writes its captions with publish.captions.
+    covered = {name.split("/")[0] for name, _ in package_files()}
+    tree = ast.parse((ROOT / "publish" / "worker.py").read_text("utf-8"))
+    imported = {
+        f"publish.{node.module}" if node.level else str(node.module)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module
+    }
+    makers = {name for name in imported if name.split(".")[0] in {"publish", "scenes"}}
+    assert "publish.held_frames" in makers
+    for name in makers | {"publish.worker", "publish.captions"}:
+        assert name in covered or name.split(".")[0] in covered, name
 
 
 def test_a_record_is_trusted_only_while_its_files_are_unchanged(tmp_path: Path) -> None:
