@@ -149,10 +149,11 @@ def _probes_in_workers(
         jobs = {scene: dry_job(lesson, options, scene, guess) for scene in order}
         probes = run_jobs(executor, worker.dry_run, jobs, _failed)
         titles = [scene for scene in chosen if takes_minutes(scene)]
-        minutes = minutes_of(sum(probes[scene].seconds for scene in SCENES)) if titles else guess
-        if minutes != guess:
-            jobs = {scene: dry_job(lesson, options, scene, minutes) for scene in titles}
-            probes |= run_jobs(executor, worker.dry_run, jobs, _failed)
+        if titles:
+            minutes = minutes_of(sum(probes[scene].seconds for scene in SCENES))
+            if minutes != guess:
+                jobs = {scene: dry_job(lesson, options, scene, minutes) for scene in titles}
+                probes |= run_jobs(executor, worker.dry_run, jobs, _failed)
     return probes
 
 
