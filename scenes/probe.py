@@ -19,6 +19,7 @@ from manim import (
     Text,
     tempconfig,
 )
+from manim.mobject.text.tex_mobject import MathTexPart
 
 from attention_core import Lesson
 
@@ -82,8 +83,8 @@ def displayed_string(mob: Mobject) -> str | None:
         return str(mob.original_text)
     if isinstance(mob, DecimalNumber):
         return f"{mob.number:.{mob.num_decimal_places}f}"
-    if isinstance(mob, SingleStringMathTex):
-        return str(mob.tex_string)
+    if isinstance(mob, SingleStringMathTex | MathTexPart):
+        return str(mob.tex_string)  # a part, on screen on its own once it has flown in
     return None
 
 

@@ -6,8 +6,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 import numpy as np
-from manim import Mobject, config, tempconfig
-from manim.mobject.text.tex_mobject import MathTexPart
+from manim import config
 
 from attention_core import (
     BUDGET,
@@ -20,7 +19,7 @@ from attention_core import (
 from attention_core import formatting as fmt
 from scenes import SCENES
 from scenes.base import LessonScene
-from scenes.probe import NUMBER, Probe, Shown, displayed_string, record
+from scenes.probe import NUMBER, Probe, Shown, run_dry
 
 __all__ = [
     "MARGIN",
@@ -127,18 +126,9 @@ def overlap(a: tuple[float, ...], b: tuple[float, ...], slack: float = 0.02) -> 
 
 
 def formula_moments(scene_class: type[LessonScene], lesson: Lesson) -> list[list[Shown]]:
-    """Every moment of a dry run, reading each part of a formula that is on screen on its own.
-
-    A formula's parts often fly in one by one (``TransformFromCopy`` into ``total[3]``); the
-    probe reads whole texts only, so it does not see them.
-    """
-    moments: list[list[Shown]] = []
-    settings = {"dry_run": True, "disable_caching": True, "verbosity": "WARNING"}
-    with tempconfig({**settings, "progress_bar": "none", "quality": "low_quality"}):
-        scene = scene_class(lesson=lesson, skip_animations=True)
-        record(scene, after_each=lambda: moments.append(_parts_on_screen(scene.mobjects)))
-        scene.render()
-    return moments
+    """Every moment of the scene's (shared) dry run: the probe reads each part of a formula that
+    is on screen on its own, such as the pulls flown into step 4's total line."""
+    return run_dry(scene_class, lesson).moments
 
 
 def shown_sums(moments: list[list[Shown]]) -> set[tuple[tuple[str, ...], str]]:
@@ -181,26 +171,6 @@ def _rounding(terms: Sequence[str]) -> Decimal:
     rounded = [t for t in terms if "\\times" not in t and "." in t]
     units = [Decimal(1).scaleb(int(_decimal(t).as_tuple().exponent)) for t in rounded]
     return sum(units, Decimal(0)) / 2 + (max(units) / 2 if units else Decimal(0))
-
-
-def _parts_on_screen(mobjects: list[Mobject]) -> list[Shown]:
-    found: list[Shown] = []
-
-    def visit(mob: Mobject) -> None:
-        string = displayed_string(mob)
-        if string is None and isinstance(mob, MathTexPart):
-            string = mob.tex_string
-        if string is None:
-            for sub in mob.submobjects:
-                visit(sub)
-        elif any(m.has_points() and m.get_fill_opacity() > 0.05 for m in mob.get_family()):
-            left, bottom = mob.get_corner(np.array([-1, -1, 0]))[:2]
-            right, top = mob.get_corner(np.array([1, 1, 0]))[:2]
-            found.append(Shown(string, (left, bottom, right, top), False))
-
-    for mob in mobjects:
-        visit(mob)
-    return found
 
 
 def _lines(moment: list[Shown]) -> list[str]:
