@@ -9,9 +9,9 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["KINDS", "Words", "english", "kind_of", "placeholders"]
+__all__ = ["KINDS", "Words", "english", "kind_of", "placeholders", "said_name"]
 
-KINDS = {"heading": 40, "word": 24, "line": 160, "caption": 280}
+KINDS = {"heading": 40, "word": 24, "line": 160, "caption": 280, "said": 280}
 """An entry's kind (the middle part of its name) and the most characters a translation may use."""
 
 
@@ -44,6 +44,12 @@ class Words(Mapping[str, str]):
         """
         return self._entries[name].format_map(values)
 
+    def said(self, name: str, **values: str) -> str:
+        """What the narrator says for caption entry ``name``: its ``said`` entry where the
+        catalogue has one (a symbol read aloud in words), else the caption as shown."""
+        spoken = said_name(name)
+        return self.say(spoken if spoken in self._entries else name, **values)
+
     def join(self, items: Sequence[str]) -> str:
         """Items as a narrator lists them: ``3, 1 and 0``."""
         if len(items) == 1:
@@ -69,6 +75,12 @@ def _flatten(table: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, 
 def kind_of(name: str) -> str:
     """An entry's kind: the middle part of ``scene.kind.name``."""
     return name.split(".")[1]
+
+
+def said_name(name: str) -> str:
+    """The entry that says caption ``name`` aloud: ``score.caption.dot`` → ``score.said.dot``."""
+    scene, _, rest = name.partition(".caption.")
+    return f"{scene}.said.{rest}" if rest else name
 
 
 def placeholders(template: str) -> list[str]:

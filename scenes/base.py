@@ -12,13 +12,9 @@ from attention_core import Attention, Lesson, attend, default_lesson
 from attention_core import formatting as fmt
 
 from . import style
+from .beat import SILENT, BeatTiming, Caption, Narration, beat_id, hold
 
-__all__ = ["LessonScene", "reading_time"]
-
-
-def reading_time(caption: str) -> float:
-    """How long a beat must stay on screen for its caption to be read."""
-    return style.SECONDS_PER_BEAT + style.SECONDS_PER_WORD * len(caption.split())
+__all__ = ["LessonScene"]
 
 
 class LessonScene(Scene):
@@ -32,11 +28,19 @@ class LessonScene(Scene):
     move: ClassVar[int | None] = None
     """Which of the formula's three moves (score, normalise, mix) the step teaches."""
 
-    def __init__(self, lesson: Lesson | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self, lesson: Lesson | None = None, narration: Narration = SILENT, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self.lesson = lesson if lesson is not None else default_lesson()
         self.attention: Attention = attend(self.lesson)
-        self.captions: list[str] = []
+        self.narration = narration
+        self.beats: list[BeatTiming] = []
+
+    @property
+    def captions(self) -> list[str]:
+        """Every beat's caption as shown, in order."""
+        return [beat.caption.text for beat in self.beats]
 
     @classmethod
     def headline(cls, lesson: Lesson) -> str:
@@ -59,6 +63,11 @@ class LessonScene(Scene):
         """The lesson's words for entry ``name``, its placeholders filled with ``values``."""
         return self.lesson.words.say(name, **values)
 
+    def caption(self, name: str, **values: str) -> Caption:
+        """Caption entry ``name`` filled with ``values``, with what the narrator says for it."""
+        words = self.lesson.words
+        return Caption(words.say(name, **values), words.said(name, **values))
+
     def listed(self, items: Sequence[str]) -> str:
         """Items as the narrator lists them, in the lesson's words: ``3, 1 and 0``."""
         return self.lesson.words.join(items)
@@ -78,12 +87,22 @@ class LessonScene(Scene):
         self.camera.background_color = style.BACKGROUND
 
     @contextmanager
-    def beat(self, caption: str) -> Iterator[None]:
-        """Play one beat: the animations inside, then hold until its caption has been read."""
+    def beat(self, caption: Caption | str) -> Iterator[None]:
+        """Play one beat: its words and the animations inside start together; then hold until
+        the words are said (and a breath taken) or, silent, until the caption has been read.
+
+        A plain string is said as it is shown; ``self.caption(name, ...)`` gives the catalogue's
+        spoken form where it has one.
+        """
+        if isinstance(caption, str):
+            caption = Caption.plain(caption)
+        number = beat_id(self.step, self.slug, len(self.beats) + 1)
+        speech = self.narration.speech(number)
         start = self.time
         yield
-        shortfall = reading_time(caption) - (self.time - start)
+        shortfall = hold(caption, speech) - (self.time - start)
         if shortfall > 0:
             self.wait(shortfall)
-        self.add_subcaption(caption, duration=self.time - start, offset=start - self.time)
-        self.captions.append(caption)
+        timing = BeatTiming(number, caption, start, self.time, speech)
+        self.add_subcaption(caption.text, duration=timing.cue_end - start, offset=start - self.time)
+        self.beats.append(timing)

@@ -24,6 +24,7 @@ from manim.mobject.text.tex_mobject import MathTexPart
 from attention_core import Lesson
 
 from .base import LessonScene
+from .beat import BeatTiming
 
 __all__ = [
     "NUMBER",
@@ -53,7 +54,12 @@ class Probe:
 
     moments: list[list[Shown]] = field(default_factory=list)
     seconds: float = 0.0
-    captions: tuple[str, ...] = ()
+    beats: tuple[BeatTiming, ...] = ()
+
+    @property
+    def captions(self) -> tuple[str, ...]:
+        """Every beat's caption as shown, in order."""
+        return tuple(beat.caption.text for beat in self.beats)
 
     @property
     def strings(self) -> set[str]:
@@ -182,5 +188,5 @@ def _run_dry(
         probe = record(scene)
         scene.render()
     probe.seconds = float(scene.time)
-    probe.captions = tuple(scene.captions)
+    probe.beats = tuple(scene.beats)
     return probe

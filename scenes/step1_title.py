@@ -82,14 +82,14 @@ class Step1Title(LessonScene):
         # Laid out now, shown last: the question below must clear it.
         self.meta = self.meta_line().next_to(title_block, DOWN, buff=0.4)
         with self.beat(
-            self.say("title.caption.promise", title=lesson.title, promise=lesson.promise)
+            self.caption("title.caption.promise", title=lesson.title, promise=lesson.promise)
         ):
             self.play(Write(title), run_time=style.SLOW)
             self.play(FadeIn(promise, shift=UP * 0.2))
 
     def show_question_and_tokens(self) -> None:
         self.lay_out_question_and_tokens()
-        with self.beat(self.say("title.caption.question")):
+        with self.beat(self.caption("title.caption.question")):
             self.play(FadeIn(self.query_mob, shift=DOWN * 0.2))
             self.play(
                 LaggedStart(*(FadeIn(chip, shift=UP * 0.2) for chip in self.chips), lag_ratio=0.2)
@@ -116,7 +116,7 @@ class Step1Title(LessonScene):
         # Every token with the top share lights up: a tie is shown as a tie.
         top = fmt.share(weights.max())
         hardest = [c for c, w in zip(self.chips, weights, strict=True) if fmt.share(w) == top]
-        with self.beat(self.say("title.caption.look")):
+        with self.beat(self.caption("title.caption.look")):
             self.play(LaggedStart(*(GrowArrow(a) for a in arrows), lag_ratio=0.15))
             self.play(
                 *(box.animate.set_fill(opacity=LIT_OPACITY) for box, _ in hardest),
@@ -127,7 +127,7 @@ class Step1Title(LessonScene):
 
     def show_what_it_takes(self) -> None:
         steps, minutes = self.steps_and_minutes()
-        with self.beat(self.say("title.caption.needs", steps=steps, minutes=minutes)):
+        with self.beat(self.caption("title.caption.needs", steps=steps, minutes=minutes)):
             self.play(FadeIn(self.meta, shift=UP * 0.2))
 
     # layout ------------------------------------------------------------------------------

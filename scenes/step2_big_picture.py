@@ -28,6 +28,7 @@ from attention_core import formatting as fmt
 
 from . import style
 from .base import LessonScene
+from .beat import Caption
 from .helpers import fit, heading, inline, math, paragraph, text, vector_mob
 
 __all__ = ["Step2BigPicture"]
@@ -120,7 +121,7 @@ class Step2BigPicture(LessonScene):
             source = text(citation, size=style.SMALL_SIZE, colour=style.MUTED)
             fit(source, CARD_WIDTH * 3).next_to(whole, DOWN, buff=CITATION_GAP)
             shown.append(source)
-        with self.beat(self.say("big_picture.caption.formula")):
+        with self.beat(self.caption("big_picture.caption.formula")):
             self.play(FadeIn(heading(self.kicker, self.title), shift=DOWN * 0.2))
             self.play(Write(whole), run_time=style.SLOW)
             if len(shown) > 1:
@@ -132,7 +133,7 @@ class Step2BigPicture(LessonScene):
         index = "QKV".index(role.letter)
         letter, words = self.legend[index]
         pieces = [self.formula[i] for i in ROLE_PIECES[role.letter]]
-        with self.beat(self.say(f"big_picture.caption.{role.name}")):
+        with self.beat(self.caption(f"big_picture.caption.{role.name}")):
             self.play(*(Indicate(p, color=role.colour, scale_factor=1.3) for p in pieces))
             self.play(
                 TransformFromCopy(pieces[0], letter),
@@ -155,7 +156,7 @@ class Step2BigPicture(LessonScene):
             )
         footer.arrange(RIGHT, buff=0.7).move_to(UP * FOOTER_Y)
         self.cards = self.move_cards()
-        with self.beat(self.say("big_picture.caption.moves")):
+        with self.beat(self.caption("big_picture.caption.moves")):
             self.play(
                 *(
                     ReplacementTransform(old[0], new[0])
@@ -175,11 +176,11 @@ class Step2BigPicture(LessonScene):
             )
 
     def light_score(self) -> None:
-        self.light(0, MOVE_PIECES[0], self.say("big_picture.caption.score"))
+        self.light(0, MOVE_PIECES[0], self.caption("big_picture.caption.score"))
 
     def light_normalise(self) -> None:
         a = self.attention
-        caption = self.say(
+        caption = self.caption(
             "big_picture.caption.normalise",
             scores=fmt.vector(a.scores),
             weights=fmt.short_weights(a.weights),
@@ -187,10 +188,10 @@ class Step2BigPicture(LessonScene):
         self.light(1, MOVE_PIECES[1], caption)
 
     def light_mix(self) -> None:
-        self.light(2, MOVE_PIECES[2], self.say("big_picture.caption.mix"))
+        self.light(2, MOVE_PIECES[2], self.caption("big_picture.caption.mix"))
 
     def sum_up(self) -> None:
-        with self.beat(self.say("big_picture.caption.sum_up")):
+        with self.beat(self.caption("big_picture.caption.sum_up")):
             self.play(
                 FadeOut(self.box),
                 self.formula.animate.set_opacity(1),
@@ -207,7 +208,7 @@ class Step2BigPicture(LessonScene):
 
     # the three moves -----------------------------------------------------------------------
 
-    def light(self, move: int, pieces: tuple[int, ...], caption: str) -> None:
+    def light(self, move: int, pieces: tuple[int, ...], caption: Caption) -> None:
         """Box one move's pieces of the formula, dim the rest, and bring in its card."""
         lit = VGroup(*(self.formula[i] for i in pieces))
         box = SurroundingRectangle(lit, color=style.TEXT, buff=0.1, corner_radius=0.1)

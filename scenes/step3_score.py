@@ -66,7 +66,7 @@ class Step3Score(LessonScene):
     # beats -------------------------------------------------------------------------------
 
     def show_heading(self) -> None:
-        with self.beat(self.say("score.caption.heading")):
+        with self.beat(self.caption("score.caption.heading")):
             self.play(FadeIn(heading(self.kicker, self.title), shift=DOWN * 0.2))
 
     def show_query(self) -> None:
@@ -86,7 +86,7 @@ class Step3Score(LessonScene):
         line = VGroup(question, query_line).arrange(RIGHT, buff=QUESTION_GAP)
         fit(line, QUERY_LINE_WIDTH, QUERY_LINE_HEIGHT).to_edge(LEFT, buff=0.6)
         line.shift(UP * (QUERY_LINE_TOP - line.get_top()[1]))
-        caption = self.say(
+        caption = self.caption(
             "score.caption.query",
             question=lesson.question,
             query=fmt.vector(lesson.query),
@@ -120,7 +120,7 @@ class Step3Score(LessonScene):
             key.move_to([x[1] + 0.1, y, 0], aligned_edge=LEFT)
             self.key_mobs.append(key)
             rows.add(VGroup(name, key))
-        with self.beat(self.say("score.caption.keys")):
+        with self.beat(self.caption("score.caption.keys")):
             self.play(FadeIn(header))
             self.play(
                 LaggedStart(*(FadeIn(row, shift=RIGHT * 0.2) for row in rows), lag_ratio=0.25)
@@ -146,7 +146,7 @@ class Step3Score(LessonScene):
         fit(work, 13.4).move_to([0, WORK_Y, 0])
         marker = SurroundingRectangle(VGroup(self.key_mobs[row]), color=style.KEY, buff=0.08)
         token = self.lesson.tokens[row]
-        caption = self.say(
+        caption = self.caption(
             "score.caption.dot",
             token=token.text,
             dot=fmt.number(a.dots[row]),
@@ -199,7 +199,7 @@ class Step3Score(LessonScene):
             balanced_paragraph(self.say("score.line.why"), 13.4, colour=style.MUTED),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
         fit(why, 13.4).move_to([0, WORK_Y, 0])
-        with self.beat(self.say("score.caption.why")):
+        with self.beat(self.caption("score.caption.why")):
             self.play(FadeIn(why, shift=UP * 0.2))
 
     # layout ------------------------------------------------------------------------------

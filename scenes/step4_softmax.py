@@ -104,7 +104,7 @@ class Step4Softmax(LessonScene):
 
     def show_heading(self) -> None:
         self.heading_mob = heading(self.kicker, self.title)  # the rule of thumb avoids it
-        with self.beat(self.say("softmax.caption.heading")):
+        with self.beat(self.caption("softmax.caption.heading")):
             self.play(FadeIn(self.heading_mob, shift=DOWN * 0.2))
 
     def show_scores(self) -> None:
@@ -146,7 +146,7 @@ class Step4Softmax(LessonScene):
             level_with(name.move_to([TOKEN_LEFT, y, 0], aligned_edge=LEFT), score)
             self.score_mobs.append(score)
         scores = self.listed([fmt.number(s) for s in self.attention.scores])
-        with self.beat(self.say("softmax.caption.scores", scores=scores)):
+        with self.beat(self.caption("softmax.caption.scores", scores=scores)):
             self.play(FadeIn(self.headers["token"]), FadeIn(self.headers["score"]))
             self.play(
                 LaggedStart(
@@ -162,7 +162,7 @@ class Step4Softmax(LessonScene):
         a, token = self.attention, self.lesson.tokens[0]
         self.bars: list[Rectangle] = []
         self.pull_mobs: list[DecimalNumber] = []
-        caption = self.say(
+        caption = self.caption(
             "softmax.caption.pull_first",
             token=token.short,
             score=fmt.number(a.scores[0]),
@@ -180,7 +180,7 @@ class Step4Softmax(LessonScene):
             score=[fmt.number(s) for s in a.scores],
             pull=[fmt.pull(p) for p in a.pulls],
         )
-        with self.beat(self.say("softmax.caption.pull_rest", pulls=said)):
+        with self.beat(self.caption("softmax.caption.pull_rest", pulls=said)):
             self.grow_pulls(rows, run_time=style.SLOW)
 
     def show_rule_of_thumb(self) -> None:
@@ -208,10 +208,10 @@ class Step4Softmax(LessonScene):
             self.rule_below = note
         pair = self.pair_one_point_apart()
         if pair is None:
-            caption = self.say("softmax.caption.rule", factor=factor)
+            caption = self.caption("softmax.caption.rule", factor=factor)
         else:
             low, high = (self.lesson.tokens[i].short for i in pair)
-            caption = self.say("softmax.caption.rule_pair", factor=factor, low=low, high=high)
+            caption = self.caption("softmax.caption.rule_pair", factor=factor, low=low, high=high)
         with self.beat(caption):
             self.play(FadeIn(note, shift=LEFT * 0.2))
             self.play(Indicate(note[1], color=style.QUERY))
@@ -241,7 +241,7 @@ class Step4Softmax(LessonScene):
             self.line_up.add(piece.move_to([left, BUDGET_Y, 0], aligned_edge=LEFT))
             left += scale * width
         terms = self.total_mob[1:-2]
-        with self.beat(self.say("softmax.caption.total", total=fmt.pull(a.total))):
+        with self.beat(self.caption("softmax.caption.total", total=fmt.pull(a.total))):
             gone = [FadeOut(self.rule_below)] if self.rule_below is not None else []
             self.play(Write(total), Write(self.total_mob[:1]), *gone, run_time=style.FAST)
             self.play(
@@ -262,7 +262,7 @@ class Step4Softmax(LessonScene):
     def divide_first(self) -> None:
         a, token = self.attention, self.lesson.tokens[0]
         self.share_mobs: list[Mobject] = []
-        caption = self.say(
+        caption = self.caption(
             "softmax.caption.divide_first",
             token=token.short,
             pull=fmt.pull(a.pulls[0]),
@@ -279,7 +279,7 @@ class Step4Softmax(LessonScene):
         said = self.said_of_the_rest(
             "softmax.caption.divide_each", share=[fmt.share(w) for w in a.weights]
         )
-        with self.beat(self.say("softmax.caption.divide_rest", shares=said)):
+        with self.beat(self.caption("softmax.caption.divide_rest", shares=said)):
             self.divide(rows, run_time=style.NORMAL)
 
     def fill_budget(self) -> None:
@@ -291,7 +291,7 @@ class Step4Softmax(LessonScene):
         whole.next_to(slices, UP, buff=0.12).align_to(slices, RIGHT)
         labels, leaders = self.budget_labels(slices)
         top = max(range(len(tokens)), key=lambda i: a.weights[i])
-        caption = self.say(
+        caption = self.caption(
             "softmax.caption.budget",
             budget=fmt.budget(BUDGET),
             share=fmt.share(a.weights[top]),

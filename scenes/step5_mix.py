@@ -92,7 +92,7 @@ class Step5Mix(LessonScene):
     # beats -------------------------------------------------------------------------------
 
     def show_heading(self) -> None:
-        with self.beat(self.say("mix.caption.heading")):
+        with self.beat(self.caption("mix.caption.heading")):
             self.play(FadeIn(heading(self.kicker, self.title), shift=DOWN * 0.2))
 
     def show_weights_and_values(self) -> None:
@@ -127,7 +127,7 @@ class Step5Mix(LessonScene):
                 {"name": name, "weight": weight, "times": times, "vector": vector, "bars": bars}
             )
         weights = self.listed([fmt.weight(w) for w in a.weights])
-        with self.beat(self.say("mix.caption.weights", weights=weights)):
+        with self.beat(self.caption("mix.caption.weights", weights=weights)):
             self.play(FadeIn(headers), FadeIn(self.value_header))
             self.play(
                 LaggedStart(
@@ -170,11 +170,11 @@ class Step5Mix(LessonScene):
             [self.token_left, NOTE_Y, 0], aligned_edge=LEFT
         )
         if len(answers) == 1:
-            caption = self.say("mix.caption.one_slot", answer=answers[0])
+            caption = self.caption("mix.caption.one_slot", answer=answers[0])
         else:
-            caption = self.say("mix.caption.slots", answers=self.listed(answers))
+            caption = self.caption("mix.caption.slots", answers=self.listed(answers))
         if silent:
-            caption += " " + lines[1]
+            caption = caption.followed_by(lines[1])
         with self.beat(caption):
             self.play(
                 LaggedStart(
@@ -193,7 +193,7 @@ class Step5Mix(LessonScene):
 
     def scale_first(self) -> None:
         a = self.attention
-        caption = self.say(
+        caption = self.caption(
             "mix.caption.scale_first",
             weight=fmt.weight(a.weights[0]),
             value=fmt.vector(a.values[0]),
@@ -210,7 +210,7 @@ class Step5Mix(LessonScene):
         )
         weighted = self.header("mix.word.weighted", colour=style.VALUE)
         weighted.move_to(self.value_header, aligned_edge=LEFT)
-        with self.beat(self.say("mix.caption.scale_rest", weights=weights)):
+        with self.beat(self.caption("mix.caption.scale_rest", weights=weights)):
             self.scale_rows(rows, run_time=style.NORMAL)
             self.play(ReplacementTransform(self.value_header, weighted), run_time=style.FAST)
         self.value_header = weighted
@@ -243,7 +243,7 @@ class Step5Mix(LessonScene):
             for j in range(m)
         ]
         frame = [piece for k, piece in enumerate(self.output_mob) if k % 2 == 0]
-        with self.beat(self.say("mix.caption.add_up", output=fmt.output(a.output))):
+        with self.beat(self.caption("mix.caption.add_up", output=fmt.output(a.output))):
             self.play(FadeOut(self.note), Create(rule), FadeIn(name), FadeIn(total))
             self.play(*moves, *sums, *(FadeIn(piece) for piece in frame), run_time=style.SLOW)
             self.remove(*self.output_mob.submobjects)
@@ -277,7 +277,7 @@ class Step5Mix(LessonScene):
                 for answer, x in zip(answers, a.output, strict=True)
             ]
         )
-        with self.beat(self.say("mix.caption.read", values=said)):
+        with self.beat(self.caption("mix.caption.read", values=said)):
             self.play(
                 FadeOut(self.table),
                 ReplacementTransform(self.output_mob, out_line[1]),

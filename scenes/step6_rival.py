@@ -94,7 +94,7 @@ class Step6Rival(LessonScene):
 
     def show_heading(self) -> None:
         self.heading = heading(self.kicker, self.title)
-        with self.beat(self.say("rival.caption.heading")):
+        with self.beat(self.caption("rival.caption.heading")):
             self.play(FadeIn(self.heading, shift=DOWN * 0.2))
 
     def show_before(self) -> None:
@@ -111,7 +111,7 @@ class Step6Rival(LessonScene):
             [a.output, self.after.output], lesson.answers, left=BAR_LEFT, right=RIGHT_X, y=OUTPUT_Y
         )
         self.output_mob, self.answer_mobs = self.output_columns.build(a.output)
-        caption = self.say(
+        caption = self.caption(
             "rival.caption.before",
             token=lesson.tokens[top].text,
             share=fmt.share(a.weights[top]),
@@ -154,7 +154,7 @@ class Step6Rival(LessonScene):
         self.score_tag[0].shift(UP * (baseline(tag) - baseline(self.score_tag[0])))
         fit(line, WIDTH).move_to([LEFT_X + line.width / 2, RIVAL_Y, 0])
         with self.beat(
-            self.say("rival.caption.arrives", token=rival.text, key=fmt.vector(rival.key))
+            self.caption("rival.caption.arrives", token=rival.text, key=fmt.vector(rival.key))
         ):
             self.play(FadeIn(VGroup(tag, name), shift=LEFT * 0.6))
             self.play(FadeIn(key, shift=UP * 0.2))
@@ -210,7 +210,7 @@ class Step6Rival(LessonScene):
         fit(scale_line, WIDTH).move_to([0, scale_y, 0])
         scale_line.set_x(LEFT_X + scale_line.width / 2)
         score_tag = self.score_tag
-        caption = self.say(
+        caption = self.caption(
             "rival.caption.score",
             dot=fmt.number(a.dots[row]),
             root=fmt.number(a.root_d_k),
@@ -247,7 +247,7 @@ class Step6Rival(LessonScene):
         moving_bar = self.before_bar.copy()
         moving_labels = [m.copy() if m else None for m in self.before_labels]
         drop = DOWN * (BEFORE_Y - AFTER_Y)
-        caption = self.say(
+        caption = self.caption(
             "rival.caption.resplit",
             token=lesson.tokens[top].short,
             before=fmt.share(a.weights[top]),
@@ -287,7 +287,7 @@ class Step6Rival(LessonScene):
             marked.append(outcome.challenger)
         # The answers the verdict names turn yellow: their entries and their labels.
         named = VGroup(*(VGroup(new_output.entries[j], self.answer_mobs[j]) for j in marked))
-        caption = self.say(
+        caption = self.caption(
             "rival.caption.output",
             before=fmt.output(a.output),
             after=fmt.output(b.output),
@@ -312,7 +312,7 @@ class Step6Rival(LessonScene):
             [fmt.option(x, self.lesson.words["common.word.about"]) for x in q.options], width=WIDTH
         )
         cards.move_to([0, CARDS_Y, 0])
-        caption = self.say(
+        caption = self.caption(
             "rival.caption.quick_check",
             filler=fmt.number(q.filler_score),
             rival=fmt.number(q.rival_score),

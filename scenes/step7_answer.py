@@ -95,7 +95,7 @@ class Step7Answer(LessonScene):
         right = cards[q.correct]
         others = [card for i, card in enumerate(cards) if i != q.correct]
         letter = right[1].original_text
-        caption = self.say(
+        caption = self.caption(
             "answer.caption.reveal", letter=letter, option=fmt.option(q.fillers_needed, roughly)
         )
         with self.beat(caption):
@@ -119,7 +119,7 @@ class Step7Answer(LessonScene):
             self.lesson.words["answer.line.pull"], {"pull": pull, "ratio": formula}, width=WIDTH
         )
         fit(line, WIDTH).move_to([0, WHY_Y, 0])
-        caption = self.say(
+        caption = self.caption(
             "answer.caption.pull",
             rival=fmt.number(q.rival_score),
             filler=fmt.number(q.filler_score),
@@ -164,7 +164,7 @@ class Step7Answer(LessonScene):
             color=style.TEXT,
             stroke_width=2,
         )
-        with self.beat(self.say("answer.caption.count", count=fmt.rounded(q.fillers_needed))):
+        with self.beat(self.caption("answer.caption.count", count=fmt.rounded(q.fillers_needed))):
             self.play(FadeIn(rival_label), GrowFromEdge(self.rival_bar, LEFT))
             self.add(self.counter)
             self.play(
@@ -202,7 +202,7 @@ class Step7Answer(LessonScene):
             *(cell.copy() for cell in new_crowd[:kept]),
             *(cell.copy().scale(0.01).set_opacity(0) for cell in old[kept:]),
         )
-        caption = self.say(
+        caption = self.caption(
             "answer.caption.bonus",
             score=fmt.number(q.bonus_filler_score),
             gap=fmt.number(q.bonus_gap),
@@ -249,7 +249,7 @@ class Step7Answer(LessonScene):
         for code in (typed, run):
             code.scale(scale).next_to(tag, DOWN, buff=0.25, aligned_edge=LEFT)
         run.code_lines[-1].set_color(style.VALUE)
-        with self.beat(self.say("answer.caption.check", printed=lines[-1].removeprefix("# "))):
+        with self.beat(self.caption("answer.caption.check", printed=lines[-1].removeprefix("# "))):
             self.play(FadeIn(tag), FadeIn(typed, shift=UP * 0.2))
             self.play(
                 Transform(typed.background, run.background),
@@ -272,7 +272,9 @@ class Step7Answer(LessonScene):
             ).arrange(DOWN, aligned_edge=LEFT, buff=0.2),
             top=PAGE_TOP,
         )
-        caption = self.say("answer.caption.cite", source=citation.source, finding=citation.finding)
+        caption = self.caption(
+            "answer.caption.cite", source=citation.source, finding=citation.finding
+        )
         with self.beat(caption):
             self.play(*(FadeOut(m) for m in self.mobjects if m is not self.heading))
             self.play(FadeIn(cited[0]), Write(cited[1]), run_time=style.SLOW)
@@ -289,7 +291,7 @@ class Step7Answer(LessonScene):
             block = stack(tag, references, top=PAGE_TOP)
             fit(block, WIDTH, PAGE_TOP - BOTTOM)
             block.move_to([LEFT_X + block.width / 2, PAGE_TOP - block.height / 2, 0])
-        with self.beat(self.say("answer.caption.references")):
+        with self.beat(self.caption("answer.caption.references")):
             if turn_page:
                 self.play(FadeOut(cited))
             self.play(FadeIn(block[0]))

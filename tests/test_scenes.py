@@ -134,12 +134,19 @@ def _scene_strings() -> list[tuple[str, int, str]]:
         tree = ast.parse(path.read_text("utf-8"))
         # A bare string statement is documentation (module, class, function or attribute).
         docstrings = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
+        # A format spec (the ``02d`` of ``f"{step:02d}"``) says how to write a number, not which.
+        specs = {
+            id(part)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.FormattedValue) and node.format_spec is not None
+            for part in ast.walk(node.format_spec)
+        }
         found += [
             (path.name, node.lineno, node.value)
             for node in ast.walk(tree)
             if isinstance(node, ast.Constant)
             and isinstance(node.value, str)
-            and id(node) not in docstrings
+            and id(node) not in docstrings | specs
         ]
     return found
 

@@ -5,30 +5,38 @@ from __future__ import annotations
 import pytest
 
 from attention_core import default_lesson
-from scenes import SCENES, Step1Title, Step3Score
-from scenes.base import reading_time
+from scenes import SCENES, Step1Title, Step3Score, style
+from scenes.beat import Narration, reading_time
+from scenes.probe import run_dry
 from scenes.timing import lesson_minutes, scene_seconds
 
 LESSON = default_lesson()
 
 
-class RecordedScore(Step3Score):
-    """Step3Score, noting each beat's caption and length as it is written."""
-
-    beats: list[tuple[str, float]] = []
-
-    def add_subcaption(self, content: str, duration: float = 1, offset: float = 0) -> None:
-        self.beats.append((content, duration))
-        super().add_subcaption(content, duration, offset)
-
-
 def test_a_scene_lasts_exactly_as_long_as_its_beats() -> None:
-    RecordedScore.beats = []
-    seconds = scene_seconds(RecordedScore, LESSON)
-    assert RecordedScore.beats
-    assert seconds == pytest.approx(sum(duration for _, duration in RecordedScore.beats))
-    for caption, duration in RecordedScore.beats:
-        assert duration >= reading_time(caption) - 1e-9
+    beats = run_dry(Step3Score, LESSON).beats
+    assert beats
+    assert beats[0].start == 0
+    for before, after in zip(beats, beats[1:], strict=False):
+        assert after.start == pytest.approx(before.end)  # back to back, nothing between
+    assert scene_seconds(Step3Score, LESSON) == pytest.approx(beats[-1].end)
+    for beat in beats:
+        assert beat.speech is None  # silent: paced for reading
+        assert beat.end - beat.start >= reading_time(beat.caption.text) - 1e-9
+        assert beat.cue_end == beat.end
+
+
+def test_a_narrated_beat_lasts_its_speech_and_a_breath_and_its_cue_ends_with_the_words() -> None:
+    silent = run_dry(Step3Score, LESSON).beats
+    long_speech = 30.0
+    narration = Narration(((silent[1].id, long_speech), (silent[2].id, 0.1)))
+    narrated = run_dry(Step3Score, LESSON, narration=narration).beats
+    assert [b.id for b in narrated] == [b.id for b in silent]
+    assert narrated[1].end - narrated[1].start == pytest.approx(long_speech + style.BREATH)
+    assert narrated[1].cue_end == pytest.approx(narrated[1].start + long_speech)
+    # speech shorter than the animation: the beat lasts its animation, not a reading time
+    assert narrated[2].end - narrated[2].start < silent[2].end - silent[2].start
+    assert narrated[2].cue_end == pytest.approx(narrated[2].start + 0.1)
 
 
 def test_scene_seconds_is_measured_once_per_lesson() -> None:

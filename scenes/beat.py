@@ -1,0 +1,88 @@
+"""A beat: what its caption shows, what the narrator says, and how long it holds.
+
+A scene marks each beat once (``with self.beat(caption):``). The beat starts its animations and
+its words together; it lasts as long as the narrator's speech plus a breath, or as long as its
+animations if they run longer. A silent beat (no speech measured for it) holds until its caption
+has been read. Every beat leaves a :class:`BeatTiming`, from which the clip's captions, the
+narration's placement and the slide breaks all come.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import style
+
+__all__ = ["BeatTiming", "Caption", "Narration", "SILENT", "beat_id", "reading_time"]
+
+
+@dataclass(frozen=True)
+class Caption:
+    """A beat's words: the caption shown, and what the narrator says (where a symbol is read
+    aloud differently, ``÷ √dₖ`` as "divided by root d k")."""
+
+    text: str
+    said: str
+
+    @classmethod
+    def plain(cls, text: str) -> Caption:
+        """A caption said exactly as it is shown."""
+        return cls(text, text)
+
+    def followed_by(self, sentence: str) -> Caption:
+        """This caption with ``sentence`` after it, shown and said."""
+        return Caption(f"{self.text} {sentence}", f"{self.said} {sentence}")
+
+
+@dataclass(frozen=True)
+class Narration:
+    """How many seconds the narrator speaks each beat, by beat id. Empty: a silent clip, each
+    beat paced for reading its caption. Hashable and picklable: it travels to workers."""
+
+    seconds: tuple[tuple[str, float], ...] = ()
+
+    def speech(self, beat: str) -> float | None:
+        """Seconds of speech for ``beat``, or None when it is not narrated."""
+        return dict(self.seconds).get(beat)
+
+    def __bool__(self) -> bool:
+        return bool(self.seconds)
+
+
+SILENT = Narration()
+
+
+@dataclass(frozen=True)
+class BeatTiming:
+    """One beat as it played: its id, words and place in the clip, in seconds."""
+
+    id: str
+    """``03_score-02``: the clip's name and the beat's number in it, from 1. A lecturer's own
+    recording of this beat is named after it (``03_score-02.wav``)."""
+    caption: Caption
+    start: float
+    end: float
+    speech: float | None
+    """Seconds the narrator speaks from ``start``; None for a silent beat."""
+
+    @property
+    def cue_end(self) -> float:
+        """Where the beat's caption cue ends: with its spoken words, or with the beat."""
+        return self.end if self.speech is None else min(self.end, self.start + self.speech)
+
+
+def beat_id(step: int, slug: str, number: int) -> str:
+    """The id of a scene's ``number``-th beat (from 1): ``03_score-02``."""
+    return f"{step:02d}_{slug}-{number:02d}"
+
+
+def reading_time(caption: str) -> float:
+    """How long a silent beat must stay on screen for its caption to be read."""
+    return style.SECONDS_PER_BEAT + style.SECONDS_PER_WORD * len(caption.split())
+
+
+def hold(caption: Caption, speech: float | None) -> float:
+    """How long a beat must last at least: its speech and a breath, or its reading time."""
+    if speech is None:
+        return reading_time(caption.text)
+    return speech + style.BREATH
