@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Set up everything the project needs, idempotently: system packages, .venv/, the project.
 #
+# Works on a bare Debian 12 (minbase plus python3): whatever it lacks comes from apt.
 # Quick when nothing is missing: apt is only called for packages dpkg does not list,
 # and pip only runs when pyproject.toml changed since the last install.
+# A .venv/ without the install stamp is half-made (an earlier run failed or was stopped):
+# it is removed and built again, never patched.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SYSTEM_PACKAGES=(
+  # the interpreter, its venv module (ensurepip) and what pip needs to build pycairo from source
+  python3.11 python3.11-venv python3.11-dev gcc
   # manim's drawing: cairo and pango, built against by pycairo and manimpango
   pkg-config libcairo2-dev libpango1.0-dev
   # encoding, probing and joining clips
@@ -39,12 +44,17 @@ if ! command -v "$python" >/dev/null; then
   echo "setup: $python not found; install Python 3.11 (apt-get install python3.11 python3.11-venv)" >&2
   exit 2
 fi
-if [ ! -x .venv/bin/python ]; then
+
+stamp=.venv/.project-installed
+if [ -e .venv ] && { [ ! -e "$stamp" ] || ! .venv/bin/python -c '' 2>/dev/null; }; then
+  echo "setup: removing a half-made or broken .venv/"
+  rm -rf .venv
+fi
+if [ ! -e .venv ]; then
   echo "setup: creating .venv/"
   "$python" -m venv .venv
 fi
 
-stamp=.venv/.project-installed
 wanted=$(sha256sum pyproject.toml | cut -d' ' -f1)
 if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
   echo "setup: installing the project into .venv/"
