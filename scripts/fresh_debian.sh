@@ -13,6 +13,7 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 started=$SECONDS
+trap 'echo "fresh_debian: failed at line $LINENO" >&2' ERR
 
 if [ "$(id -u)" -ne 0 ]; then
   echo "fresh_debian: needs root for debootstrap and chroot; run it with sudo" >&2
@@ -22,8 +23,8 @@ command -v debootstrap >/dev/null || apt-get install -y -qq debootstrap >/dev/nu
 
 # The Debian mirror apt already uses here (deb822 or one-line sources), unless MIRROR is given.
 mirror=${MIRROR:-$(
-  cat /etc/apt/sources.list /etc/apt/sources.list.d/*.sources /etc/apt/sources.list.d/*.list 2>/dev/null \
-    | grep -oE 'https?://[^ ]*/debian/?( |$)' | grep -v security | head -n1 | tr -d ' '
+  { grep -hoE 'https?://[^ ]*/debian/?( |$)' /etc/apt/sources.list /etc/apt/sources.list.d/* \
+    2>/dev/null || true; } | head -n1 | tr -d ' '
 )}
 mirror=${mirror:-http://deb.debian.org/debian}
 
