@@ -15,12 +15,21 @@ import signal
 import sys
 from pathlib import Path
 
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+
+# Typed with any Python, the command runs in the project's .venv/ (made by scripts/setup.sh),
+# so this must come before the first third-party import.
+_VENV_PYTHON = Path(__file__).resolve().parent / ".venv" / "bin" / "python"
+if __name__ == "__main__" and Path(sys.prefix).resolve() != _VENV_PYTHON.parents[1]:
+    if not _VENV_PYTHON.exists():
+        print("render.py: not set up yet; run `bash scripts/setup.sh` first", file=sys.stderr)
+        sys.exit(EXIT_BAD_INPUT)
+    os.execv(_VENV_PYTHON, [str(_VENV_PYTHON), *sys.argv])
+
 from attention_core import Lesson, LessonError, default_lesson, load_lesson
 from publish.lecture import SLIDE_FORMATS
 from publish.presets import ALPHA_FORMATS, FORMATS, QUALITIES
 from publish.tools import RENDER_TOOLS, SCENE_TOOLS, install_line, missing_tools
-
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
 
 def parser() -> argparse.ArgumentParser:
