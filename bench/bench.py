@@ -16,6 +16,7 @@ peak memory the largest resident set of any one of them (the kernel's ``ru_maxrs
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import os
 import platform
@@ -209,20 +210,10 @@ def bench_render(quality: Quality, repeat: int, scratch: Path) -> list[Summary]:
     ]
 
 
-SHIM = """from {module} import {name} as Lesson{name}
-
-
-class {name}(Lesson{name}):
-    \"\"\"The scene unchanged, in a file manim can load as a lone module.\"\"\"
-"""
-
-
 def bench_plain(quality: Quality, repeat: int, scratch: Path) -> tuple[Summary, float]:
-    """``manim render`` of each scene in turn, with manim's defaults, as a user would run it.
+    """``manim render`` of each scene file in turn, with manim's defaults, as a user would run it.
 
-    manim loads a scene file as a lone module, which the scenes' relative imports do not allow;
-    each is rendered through a two-line file that subclasses it and changes nothing. Also returns
-    the SSIM of render.py's clips against the first run's.
+    Also returns the SSIM of render.py's clips against the first run's.
     """
     from manim.constants import QUALITIES as MANIM_QUALITIES
 
@@ -230,11 +221,6 @@ def bench_plain(quality: Quality, repeat: int, scratch: Path) -> tuple[Summary, 
 
     flag = f"-q{MANIM_QUALITIES[quality.preset]['flag']}"
     manim = Path(sys.executable).with_name("manim")
-    shims = scratch / "plain_scenes"
-    shims.mkdir(exist_ok=True)
-    for scene in SCENES:
-        shim = SHIM.format(module=scene.__module__, name=scene.__name__)
-        (shims / f"{scene.slug}.py").write_text(shim, "utf-8")
     samples, length, similarity = [], 0.0, 0.0
     for index in range(repeat):
         media = scratch / f"plain{index}"
@@ -246,7 +232,7 @@ def bench_plain(quality: Quality, repeat: int, scratch: Path) -> tuple[Summary, 
                     flag,
                     "--media_dir",
                     str(media),
-                    str(shims / f"{scene.slug}.py"),
+                    str(Path(inspect.getfile(scene)).relative_to(ROOT)),
                     scene.__name__,
                 ]
             )  # fmt: skip

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from .base import LessonScene
-from .shared_paths import share_parsed_paths
-from .step1_title import Step1Title
-from .step2_big_picture import Step2BigPicture
-from .step3_score import Step3Score
-from .step4_softmax import Step4Softmax
-from .step5_mix import Step5Mix
-from .step6_rival import Step6Rival
-from .step7_answer import Step7Answer
+from scenes.base import LessonScene
+from scenes.shared_paths import share_parsed_paths
+from scenes.step1_title import Step1Title
+from scenes.step2_big_picture import Step2BigPicture
+from scenes.step3_score import Step3Score
+from scenes.step4_softmax import Step4Softmax
+from scenes.step5_mix import Step5Mix
+from scenes.step6_rival import Step6Rival
+from scenes.step7_answer import Step7Answer
 
 __all__ = [
     "SCENES",

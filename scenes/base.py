@@ -10,9 +10,8 @@ from manim import Scene
 
 from attention_core import Attention, Lesson, attend, default_lesson
 from attention_core import formatting as fmt
-
-from . import style
-from .beat import SILENT, BeatTiming, Caption, Narration, beat_id, hold
+from scenes import style
+from scenes.beat import SILENT, BeatTiming, Caption, Narration, beat_id, hold
 
 __all__ = ["LessonScene"]
 

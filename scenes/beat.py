@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import style
+from scenes import style
 
 __all__ = ["BeatTiming", "Caption", "Narration", "SILENT", "beat_id", "reading_time"]
 

@@ -22,8 +22,7 @@ from manim import (
 )
 
 from attention_core import Token
-
-from . import style
+from scenes import style
 
 __all__ = [
     "balanced_paragraph",

@@ -22,9 +22,8 @@ from manim import (
 from manim.mobject.text.tex_mobject import MathTexPart
 
 from attention_core import Lesson
-
-from .base import LessonScene
-from .beat import BeatTiming
+from scenes.base import LessonScene
+from scenes.beat import BeatTiming
 
 __all__ = [
     "NUMBER",

@@ -22,11 +22,10 @@ from manim import (
 
 from attention_core import Lesson, default_lesson
 from attention_core import formatting as fmt
-
-from . import style
-from .base import LessonScene
-from .helpers import baseline, fit, paragraph, text
-from .timing import lesson_minutes
+from scenes import style
+from scenes.base import LessonScene
+from scenes.helpers import baseline, fit, paragraph, text
+from scenes.timing import lesson_minutes
 
 __all__ = ["Step1Title"]
 
@@ -133,7 +132,7 @@ class Step1Title(LessonScene):
     # layout ------------------------------------------------------------------------------
 
     def steps_and_minutes(self) -> tuple[str, str]:
-        from . import SCENES  # here, not at the top: the scene list imports this module
+        from scenes import SCENES  # here, not at the top: the scene list imports this module
 
         return fmt.number(len(SCENES)), fmt.number(self.minutes)
 

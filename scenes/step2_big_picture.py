@@ -25,11 +25,10 @@ from manim import (
 
 from attention_core import Lesson
 from attention_core import formatting as fmt
-
-from . import style
-from .base import LessonScene
-from .beat import Caption
-from .helpers import fit, heading, inline, math, paragraph, text, vector_mob
+from scenes import style
+from scenes.base import LessonScene
+from scenes.beat import Caption
+from scenes.helpers import fit, heading, inline, math, paragraph, text, vector_mob
 
 __all__ = ["Step2BigPicture"]
 

@@ -18,10 +18,9 @@ from manim import (
 )
 
 from attention_core import formatting as fmt
-
-from . import style
-from .base import LessonScene
-from .helpers import (
+from scenes import style
+from scenes.base import LessonScene
+from scenes.helpers import (
     balanced_paragraph,
     column_header,
     column_positions,

@@ -30,10 +30,9 @@ from manim import (
 
 from attention_core import BUDGET, PULL_PER_SCORE_POINT, SCORE_STEP
 from attention_core import formatting as fmt
-
-from . import style
-from .base import LessonScene
-from .helpers import (
+from scenes import style
+from scenes.base import LessonScene
+from scenes.helpers import (
     baseline,
     budget_bar,
     column_header,

@@ -25,10 +25,9 @@ from manim import (
 
 from attention_core import attend, quiz_answer, rival_outcome, with_rival
 from attention_core import formatting as fmt
-
-from . import style
-from .base import LessonScene
-from .helpers import (
+from scenes import style
+from scenes.base import LessonScene
+from scenes.helpers import (
     VectorMob,
     balanced_paragraph,
     baseline,

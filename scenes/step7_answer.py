@@ -30,10 +30,9 @@ from manim import (
 
 from attention_core import Words, quiz_answer
 from attention_core import formatting as fmt
-
-from . import style
-from .base import LessonScene
-from .helpers import (
+from scenes import style
+from scenes.base import LessonScene
+from scenes.helpers import (
     balanced_paragraph,
     fit,
     heading,

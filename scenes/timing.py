@@ -7,11 +7,10 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from attention_core import Lesson
-
-from .probe import run_dry
+from scenes.probe import run_dry
 
 if TYPE_CHECKING:
-    from .base import LessonScene
+    from scenes.base import LessonScene
 
 __all__ = ["lesson_minutes", "scene_seconds"]
 
@@ -38,7 +37,7 @@ def lesson_minutes(lesson: Lesson) -> int:
     A scene that shows this very number (the title) is measured with a placeholder of 0 minutes:
     its length does not depend on the digit it shows.
     """
-    from . import SCENES  # here, not at the top: the title scene imports this module
+    from scenes import SCENES  # here, not at the top: the title scene imports this module
 
     seconds = 0.0
     for scene_class in SCENES:

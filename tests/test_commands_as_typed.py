@@ -8,6 +8,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from attention_core import default_lesson
+from publish.captions import parse_srt
+from publish.media import probe
+from scenes import Step3Score
+from scenes.probe import run_dry
+
 ROOT = Path(__file__).parent.parent
 SYSTEM_PYTHON = Path(sys.base_prefix) / "bin" / f"python{sys.version_info.major}"
 """The interpreter .venv/ was made from: what ``python`` is before anything is activated."""
@@ -46,3 +54,26 @@ def test_before_set_up_the_card_says_what_to_run(tmp_path: Path) -> None:
         "render.py: not set up yet; run `bash scripts/setup.sh` first"
     ]
     assert result.stdout == ""
+
+
+@pytest.mark.render
+def test_manims_own_cli_renders_the_default_lessons_step(tmp_path: Path) -> None:
+    manim = Path(sys.executable).with_name("manim")
+    typed = [str(manim), "render", "-ql", "--progress_bar", "none", "--media_dir", str(tmp_path)]
+    result = subprocess.run(
+        [*typed, "scenes/step3_score.py", "Step3Score"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    folder = tmp_path / "videos" / "step3_score" / "480p15"
+    video = probe(folder / "Step3Score.mp4")
+    assert (video.width, video.height, video.fps) == (854, 480, 15)
+    # the step as the default lesson runs it: its captions, and its length (manim drops a part
+    # of a frame at the end of each animation at 15 fps, so a few frames short of the dry run)
+    dry = run_dry(Step3Score, default_lesson())
+    cues = parse_srt((folder / "Step3Score.srt").read_text("utf-8"), escaped=False)
+    assert tuple(cue.text for cue in cues) == dry.captions
+    assert dry.seconds - 1 < video.duration <= dry.seconds
