@@ -215,7 +215,7 @@ def bench_plain(quality: Quality, repeat: int, scratch: Path) -> tuple[Summary, 
 
     Also returns the SSIM of render.py's clips against the first run's.
     """
-    from manim.constants import QUALITIES as MANIM_QUALITIES
+    from manim import QUALITIES as MANIM_QUALITIES
 
     from scenes import SCENES
 

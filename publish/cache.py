@@ -26,7 +26,6 @@ SOURCE_PACKAGES = (
     "attention_core",
     "scenes",
     "publish.worker",
-    "publish.held_frames",
     "publish.media",
     "publish.captions",
 )

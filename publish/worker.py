@@ -233,20 +233,17 @@ def render_clip(job: ClipJob) -> ClipResult:
 
 
 def _render(job: ClipJob, started: float) -> ClipResult:
-    from manim import CairoRenderer, tempconfig
+    from manim import tempconfig
 
-    from publish.held_frames import HeldFrameWriter
+    from scenes.manim_internals import clip_renderer, output_files
     from scenes.probe import record
 
     scene_class = _scene_class(job.scene)
     with tempconfig(settings(job)):
-        renderer = CairoRenderer(file_writer_class=HeldFrameWriter)
-        scene = scene_class(lesson=job.lesson, renderer=renderer, **dict(job.kwargs))
+        scene = scene_class(lesson=job.lesson, renderer=clip_renderer(), **dict(job.kwargs))
         probe = record(scene, after_each=lambda: _emit("time", job.scene, float(scene.time)))
         scene.render()
-        plan = scene.output_plan
-        video = plan.primary_artifact
-        captions = plan.subcaption_file
+        video, captions = output_files(scene)
     if video is None or not video.is_file():
         raise RuntimeError(f"manim wrote no video (expected {video})")
     return ClipResult(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from scenes.base import LessonScene
-from scenes.shared_paths import share_parsed_paths
+from scenes.manim_internals import share_parsed_paths
 from scenes.step1_title import Step1Title
 from scenes.step2_big_picture import Step2BigPicture
 from scenes.step3_score import Step3Score

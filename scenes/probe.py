@@ -10,7 +10,6 @@ from typing import Any
 
 import numpy as np
 from manim import (
-    CairoRenderer,
     Code,
     DecimalNumber,
     MarkupText,
@@ -19,11 +18,11 @@ from manim import (
     Text,
     tempconfig,
 )
-from manim.mobject.text.tex_mobject import MathTexPart
 
 from attention_core import Lesson
 from scenes.base import LessonScene
 from scenes.beat import BeatTiming
+from scenes.manim_internals import MathTexPart, code_listing, undrawn_renderer
 
 __all__ = [
     "NUMBER",
@@ -95,9 +94,7 @@ def displayed_string(mob: Mobject) -> str | None:
 
 def _listing(code: Code) -> str:
     """A code block's text as typed, line numbers included when it shows them."""
-    # Code keeps the listing only in its highlighted HTML; its Paragraph pads the first and
-    # last lines with alignment glyphs, so it cannot be read back from the glyphs.
-    listing = code._code_html.get_text().removesuffix("\n")
+    listing = code_listing(code)
     numbers = getattr(code, "line_numbers", None)
     if numbers is not None and numbers in code.submobjects:
         listing += "\n" + numbers.lines_text.original_text
@@ -160,16 +157,6 @@ def run_dry(scene_class: type[LessonScene], lesson: Lesson, **kwargs: Any) -> Pr
     return _run_dry(scene_class, lesson, tuple(sorted(kwargs.items())))
 
 
-class _Undrawn(CairoRenderer):
-    """manim's renderer without pixels: a dry run throws every frame away, so none is drawn."""
-
-    def update_frame(self, *args: Any, **kwargs: Any) -> None:
-        pass
-
-    def save_static_frame_data(self, *args: Any, **kwargs: Any) -> None:
-        self.static_image = None
-
-
 @cache
 def _run_dry(
     scene_class: type[LessonScene], lesson: Lesson, kwargs: tuple[tuple[str, Any], ...]
@@ -182,7 +169,7 @@ def _run_dry(
         "verbosity": "WARNING",
     }
     with tempconfig(settings):
-        renderer = _Undrawn(skip_animations=True)
+        renderer = undrawn_renderer()
         scene = scene_class(lesson=lesson, renderer=renderer, skip_animations=True, **dict(kwargs))
         probe = record(scene)
         scene.render()

@@ -1,0 +1,180 @@
+"""manim's private and version-specific API: every use the project makes of it, behind one door.
+
+Each reaches past manim's public API, to go faster or to read what manim keeps to itself:
+
+- :func:`clip_renderer`: a renderer whose file writer converts a held frame once, not once per
+  repeat (:class:`HeldFrameEncoder`, a ``VideoSegmentEncoder`` plugged in through the writer's
+  ``_create_segment_encoder``, both new in manim 0.22).
+- :func:`undrawn_renderer`: a dry run's renderer, which draws no pixels.
+- :func:`share_parsed_paths`: copies of a text glyph share its parsed SVG path (it replaces
+  ``VMobjectFromSVGPath.__deepcopy__`` for the whole process).
+- :func:`output_files`: where a render left its video and captions (manim 0.22's output plan).
+- :func:`code_listing`: a ``Code`` block's text, and :data:`MathTexPart`, the class of a
+  formula's part, which manim does not export.
+
+They were written for manim :data:`WRITTEN_FOR`. On any other version, importing this module
+warns once (:class:`ManimVersionWarning`, saying what to do) and the three speed-ups step aside:
+renders and dry runs run on plain manim, which draws and encodes the same pictures, only slower.
+The reads have no plain equivalent: they are tried as they are, and fail where manim changed.
+"""
+
+from __future__ import annotations
+
+import warnings
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import av
+import manim
+from manim import CairoRenderer, Code, Scene
+from manim.mobject.svg.svg_mobject import VMobjectFromSVGPath
+from manim.mobject.text.tex_mobject import MathTexPart
+from manim.scene.scene_file_writer import SceneFileWriter
+from manim.scene.video_segment_encoder import VideoSegmentEncoder
+
+__all__ = [
+    "SPEEDUPS",
+    "WRITTEN_FOR",
+    "HeldFrameEncoder",
+    "HeldFrameWriter",
+    "ManimVersionWarning",
+    "MathTexPart",
+    "clip_renderer",
+    "code_listing",
+    "output_files",
+    "share_parsed_paths",
+    "undrawn_renderer",
+    "version_advice",
+]
+
+WRITTEN_FOR = "0.22.0"
+"""The manim version every use below was written and tested against (pyproject.toml pins it)."""
+
+
+class ManimVersionWarning(UserWarning):
+    """The installed manim is not the one this module was written for."""
+
+
+def version_advice(installed: str) -> str | None:
+    """What to do when ``installed`` is not :data:`WRITTEN_FOR`, in one line; None when it is."""
+    if installed == WRITTEN_FOR:
+        return None
+    return (
+        f"manim {installed} is installed, but scenes/manim_internals.py was written for manim "
+        f"{WRITTEN_FOR}: run `bash scripts/setup.sh` to install {WRITTEN_FOR}, or, to move to "
+        f"{installed}, check each use in that module against it and update WRITTEN_FOR and the "
+        "pin in pyproject.toml; until then renders use plain manim (the same pictures, slower)"
+    )
+
+
+_ADVICE = version_advice(manim.__version__)
+if _ADVICE is not None:
+    warnings.warn(_ADVICE, ManimVersionWarning, stacklevel=2)
+
+SPEEDUPS = _ADVICE is None
+"""Whether the speed-ups are in use: only on the manim they were written for."""
+
+
+# --- a held frame converted once ------------------------------------------------------------
+
+
+class HeldFrameEncoder(VideoSegmentEncoder):
+    """manim's segment encoder, converting each drawn frame once however long it is held.
+
+    manim draws a held frame (a ``wait``, the hold at the end of a beat) once and hands it over
+    with ``repeat=n``; manim 0.22's encoder then copies and converts it to the output's pixel
+    format ``n`` times. More than half of a lesson's frames are held, so this one wraps the pixels
+    without a copy (manim hands over ownership of them), converts them once and sends the same
+    picture ``n`` times. The bytes written are manim's (``tests/test_manim_internals.py``).
+    """
+
+    def write_frame(self, pixels: Any, *, repeat: int = 1) -> None:
+        self._validate_frame(pixels, repeat)
+        time_base = Fraction(self.spec.frame_rate.denominator, self.spec.frame_rate.numerator)
+        stream: Any = self._stream  # a video stream (manim types it as any stream)
+        try:
+            picture = av.VideoFrame.from_numpy_buffer(pixels, format="rgba")
+            picture = picture.reformat(format=self.spec.pixel_format)
+            for _ in range(repeat):
+                picture.pts = self._next_pts
+                picture.time_base = time_base
+                self._next_pts += 1
+                for packet in stream.encode(picture):
+                    self._container.mux(packet)
+        except BaseException as error:
+            raise self._operation_error("encode", error) from error
+
+
+class HeldFrameWriter(SceneFileWriter):
+    """manim's file writer with :class:`HeldFrameEncoder` for every segment."""
+
+    def _create_segment_encoder(self, target: Path) -> VideoSegmentEncoder:
+        if self.video_encoder is None:
+            raise RuntimeError("Video segment encoding requires resolved settings.")
+        return HeldFrameEncoder(target=target, spec=self.video_encoder)
+
+
+def clip_renderer() -> CairoRenderer:
+    """The renderer for a clip: manim's, with :class:`HeldFrameWriter` where it applies."""
+    if not SPEEDUPS:
+        return CairoRenderer()
+    return CairoRenderer(file_writer_class=HeldFrameWriter)
+
+
+def output_files(scene: Scene) -> tuple[Path | None, Path | None]:
+    """The video a rendered scene wrote and its captions file (None where it planned none)."""
+    plan = scene.output_plan
+    return plan.primary_artifact, plan.subcaption_file
+
+
+# --- a dry run draws nothing ----------------------------------------------------------------
+
+
+class _Undrawn(CairoRenderer):
+    """manim's renderer without pixels: a dry run throws every frame away, so none is drawn."""
+
+    def update_frame(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    def save_static_frame_data(self, *args: Any, **kwargs: Any) -> None:
+        self.static_image = None
+
+
+def undrawn_renderer() -> CairoRenderer:
+    """A renderer for a dry run (animations skipped): one that draws nothing where it applies."""
+    if not SPEEDUPS:
+        return CairoRenderer(skip_animations=True)
+    return _Undrawn(skip_animations=True)
+
+
+# --- copies of a glyph share its parsed path ------------------------------------------------
+
+
+def _copy_sharing_path(self: VMobjectFromSVGPath, memo: dict[int, Any]) -> VMobjectFromSVGPath:
+    memo[id(self.path_obj)] = self.path_obj
+    return super(VMobjectFromSVGPath, self).__deepcopy__(memo)
+
+
+def share_parsed_paths() -> None:
+    """Make every copy of an SVG glyph share its parsed path (idempotent).
+
+    manim keeps each glyph's parsed ``svgelements`` path on the glyph (``path_obj``) and reads it
+    only once, to build the glyph's points; ``Mobject.copy`` deep-copies it anyway, point object
+    by point object, every time an animation starts. That was most of a dry run's copying and a
+    quarter of its time. Nothing changes a parsed path after it is read, so copies can share it.
+    """
+    if SPEEDUPS:
+        VMobjectFromSVGPath.__deepcopy__ = _copy_sharing_path  # type: ignore[method-assign]
+
+
+# --- what manim keeps to itself -------------------------------------------------------------
+
+
+def code_listing(code: Code) -> str:
+    """A code block's text as typed, without line numbers.
+
+    ``Code`` keeps the listing only in its highlighted HTML; its ``Paragraph`` pads the first and
+    last lines with alignment glyphs, so it cannot be read back from the glyphs.
+    """
+    return str(code._code_html.get_text()).removesuffix("\n")
