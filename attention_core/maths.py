@@ -20,6 +20,7 @@ __all__ = [
     "QuizAnswer",
     "RivalOutcome",
     "attend",
+    "compare_rival",
     "mix",
     "quiz_answer",
     "rival_outcome",
@@ -188,7 +189,12 @@ def rival_outcome(lesson: Lesson, *, places: int = 2) -> RivalOutcome:
     Ties are judged as the viewer sees them: two outputs tie when they agree to ``places``
     decimal places, the precision the output vector is shown with.
     """
-    before, after = attend(lesson), attend(with_rival(lesson))
+    return compare_rival(attend(lesson), attend(with_rival(lesson)), places=places)
+
+
+def compare_rival(before: Attention, after: Attention, *, places: int = 2) -> RivalOutcome:
+    """Classify the output ``after`` (the rival attended last) against ``before``, as
+    :func:`rival_outcome` does, from attention already worked out."""
     leader = int(np.argmax(before.output))
     top_token = int(np.argmax(before.weights))
     rival_score, top_score = float(after.scores[-1]), float(before.scores[top_token])

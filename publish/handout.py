@@ -3,7 +3,7 @@
 ``handout.html`` prints on A4 (print CSS); ``handout.pdf`` is printed from it by headless
 Chromium when set-up installed it. The prose comes from the lesson's words catalogue (the
 ``handout`` entries, and the video's own where it says the same), filled with the lesson's texts
-and the formatter's numbers.
+and the worked lesson's numbers (``attention_core.worked``), each as the video shows it.
 """
 
 from __future__ import annotations
@@ -15,18 +15,9 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from attention_core import (
-    BUDGET,
-    PULL_PER_SCORE_POINT,
-    SCORE_STEP,
-    Attention,
-    Lesson,
-    attend,
-    quiz_answer,
-    rival_outcome,
-    with_rival,
-)
+from attention_core import BUDGET, PULL_PER_SCORE_POINT, SCORE_STEP, Lesson
 from attention_core import formatting as fmt
+from attention_core.worked import Quiz, Row, Worked, worked
 
 from .files import replacing, write_text
 from .tools import Tool, install_line, missing_tools
@@ -41,13 +32,17 @@ CHROMIUM = Tool("chromium", "chromium", "prints the handout as PDF")
 
 def say(lesson: Lesson, name: str, **values: str) -> str:
     """The catalogue entry ``name`` filled in, as HTML-safe text with ``e^x`` set as a power."""
-    text = html.escape(lesson.words.say(name, **values), quote=False)
-    return re.sub(r"e\^(-?\w+(?:\.\d+)?)", r"e<sup>\1</sup>", text)
+    return _prose(lesson.words.say(name, **values))
+
+
+def _prose(text: str) -> str:
+    """A sentence as HTML-safe text with ``e^x`` set as a power."""
+    return re.sub(r"e\^(-?\w+(?:\.\d+)?)", r"e<sup>\1</sup>", html.escape(text, quote=False))
 
 
 def handout_html(lesson: Lesson) -> str:
     """The whole handout as one self-contained HTML page."""
-    a = attend(lesson)
+    w = worked(lesson)
     body = [
         f"<header><h1>{_text(lesson.title)}</h1>",
         f"<p class=lead>{_text(lesson.promise)}</p>",
@@ -57,15 +52,15 @@ def handout_html(lesson: Lesson) -> str:
             lesson,
             "handout.line.setup",
             question=lesson.question,
-            query=fmt.vector(lesson.query),
-            d_k=fmt.number(lesson.d_k),
+            query=w.query,
+            d_k=w.d_k,
         )
         + "</p></header>",
-        *_score(lesson, a),
-        *_softmax(lesson, a),
-        *_mix(lesson, a),
-        *_rival(lesson, a),
-        *_quiz(lesson),
+        *_score(w),
+        *_softmax(w),
+        *_mix(w),
+        *_rival(w),
+        *_quiz(w),
         f"<section><h2>{say(lesson, 'handout.heading.takeaway')}</h2>",
         f"<p class=lead>{_text(lesson.takeaway)}</p>",
         f"<p class=muted>{_text(lesson.citation.source)}: {_text(lesson.citation.finding)}</p>",
@@ -120,43 +115,27 @@ def print_pdf(folder: Path) -> list[str]:
 # --- the steps ----------------------------------------------------------------------------
 
 
-def _score(lesson: Lesson, a: Attention) -> list[str]:
-    rows = [
-        [
-            _text(token.text),
-            fmt.vector(token.key),
-            _products(a, i),
-            fmt.number(a.dots[i]),
-            f"÷ {fmt.number(a.root_d_k)}",
-            f"<b>{fmt.number(a.scores[i])}</b>",
-        ]
-        for i, token in enumerate(lesson.tokens)
-    ]
+def _score(w: Worked) -> list[str]:
+    lesson = w.lesson
     return [
         _step_heading(lesson, 1, "score"),
-        "<p>"
-        + say(lesson, "handout.line.score", d_k=fmt.number(a.d_k), root=fmt.number(a.root_d_k))
-        + "</p>",
-        _table(lesson, ["token", "key", "products", "dot", "root", "score"], rows),
+        f"<p>{say(lesson, 'handout.line.score', d_k=w.d_k, root=w.root_d_k)}</p>",
+        _table(lesson, SCORED, [_scored(w, row) for row in w.before.rows]),
         "</section>",
     ]
 
 
-def _softmax(lesson: Lesson, a: Attention) -> list[str]:
+def _softmax(w: Worked) -> list[str]:
+    lesson = w.lesson
     rows = [
-        [
-            _text(token.text),
-            fmt.number(a.scores[i]),
-            f"{_power(a.scores[i])} = {fmt.pull(a.pulls[i])}",
-            f"{fmt.pull(a.pulls[i])} ÷ {fmt.pull(a.total)} = <b>{fmt.share(a.weights[i])}</b>",
-        ]
-        for i, token in enumerate(lesson.tokens)
+        [_text(r.token), r.score, f"{_power(r.score)} = {r.pull}", _shared(w, r)]
+        for r in w.before.rows
     ]
     rows.append(
         [
             f"<b>{say(lesson, 'handout.word.total')}</b>",
             "",
-            f"<b>{fmt.pull(a.total)}</b>",
+            f"<b>{w.before.total}</b>",
             fmt.budget(BUDGET),
         ]
     )
@@ -170,151 +149,96 @@ def _softmax(lesson: Lesson, a: Attention) -> list[str]:
     ]
 
 
-def _mix(lesson: Lesson, a: Attention) -> list[str]:
-    rows = [
-        [
-            _text(token.text),
-            fmt.weight(a.weights[i]),
-            fmt.vector(a.values[i]),
-            fmt.output(a.weighted_values[i]),
-        ]
-        for i, token in enumerate(lesson.tokens)
-    ]
-    rows.append(
-        [f"<b>{say(lesson, 'handout.word.output')}</b>", "", "", f"<b>{fmt.output(a.output)}</b>"]
-    )
+def _mix(w: Worked) -> list[str]:
+    lesson, before = w.lesson, w.before
+    rows = [[_text(r.token), r.weight, r.value, r.scaled] for r in before.rows]
+    rows.append([f"<b>{say(lesson, 'handout.word.output')}</b>", "", "", f"<b>{before.output}</b>"])
     answers = ", ".join(
-        f"{_text(answer)} → {fmt.output_entry(x)}"
-        for answer, x in zip(lesson.answers, a.output, strict=True)
+        f"{_text(answer)} → {entry}"
+        for answer, entry in zip(lesson.answers, before.entries, strict=True)
     )
+    winner = lesson.answers[before.attention.winner]
     return [
         _step_heading(lesson, 3, "mix"),
         f"<p>{say(lesson, 'handout.line.mix')}</p>",
         _table(lesson, ["token", "weight", "value", "scaled"], rows),
         f"<p>{say(lesson, 'handout.word.answers')}: {answers}. "
-        f"<b>{say(lesson, 'handout.line.leans', answer=lesson.answers[a.winner])}</b></p>",
+        f"<b>{say(lesson, 'handout.line.leans', answer=winner)}</b></p>",
         "</section>",
     ]
 
 
-def _rival(lesson: Lesson, a: Attention) -> list[str]:
-    b = attend(with_rival(lesson))
-    rival = len(lesson.tokens)
-    scored = [
-        [
-            _text(lesson.rival.text),
-            fmt.vector(lesson.rival.key),
-            _products(b, rival),
-            fmt.number(b.dots[rival]),
-            f"÷ {fmt.number(b.root_d_k)}",
-            f"<b>{fmt.number(b.scores[rival])}</b>",
-        ]
-    ]
-    tokens = [*lesson.tokens, lesson.rival]
+def _rival(w: Worked) -> list[str]:
+    lesson = w.lesson
+    before = [r.share for r in w.before.rows]
     shares = [
-        [
-            _text(token.text),
-            fmt.share(a.weights[i]) if i < rival else "—",
-            f"<b>{fmt.share(b.weights[i])}</b>",
-        ]
-        for i, token in enumerate(tokens)
+        [_text(r.token), before[i] if i < len(before) else "—", f"<b>{r.share}</b>"]
+        for i, r in enumerate(w.after.rows)
     ]
     return [
         f"<section><h2>{say(lesson, 'rival.heading.title')}</h2>",
-        "<p>"
-        + say(
-            lesson, "handout.line.rival", text=lesson.rival.text, key=fmt.vector(lesson.rival.key)
-        )
-        + "</p>",
-        _table(lesson, ["token", "key", "products", "dot", "root", "score"], scored),
+        f"<p>{say(lesson, 'handout.line.rival', text=w.rival.token, key=w.rival.key)}</p>",
+        _table(lesson, SCORED, [_scored(w, w.rival)]),
         f"<p>{say(lesson, 'handout.line.split')}</p>",
         _table(lesson, ["token", "before", "after"], shares),
         "<p>"
-        + say(
-            lesson, "handout.line.output", before=fmt.output(a.output), after=fmt.output(b.output)
-        )
-        + f" <b>{_verdict(lesson, a, b)}</b></p>",
+        + say(lesson, "handout.line.output", before=w.before.output, after=w.after.output)
+        + f" <b>{_prose(w.verdict)}</b></p>",
         "</section>",
     ]
 
 
-def _verdict(lesson: Lesson, a: Attention, b: Attention) -> str:
-    o = rival_outcome(lesson)
-    leader = lesson.answers[o.leader]
-    if o.challenger is None:
-        return say(
-            lesson,
-            "rival.line.goes",
-            leader=leader,
-            before=fmt.output_entry(a.output[o.leader]),
-            after=fmt.output_entry(b.output[o.leader]),
-        )
-    lead = fmt.output_entry(b.output[o.leader])
-    best = fmt.output_entry(b.output[o.challenger])
-    other = lesson.answers[o.challenger]
-    return say(lesson, f"rival.line.{o.kind}", leader=leader, other=other, lead=lead, best=best)
-
-
-def _quiz(lesson: Lesson) -> list[str]:
-    q, roughly = quiz_answer(lesson), lesson.words["common.word.about"]
+def _quiz(w: Worked) -> list[str]:
+    lesson, q = w.lesson, w.quiz
     options = "".join(
-        f"<li><b>{_letter(i)}</b> {fmt.option(x, roughly)}</li>" for i, x in enumerate(q.options)
+        f"<li><b>{Quiz.letter_of(i)}</b> {option}</li>" for i, option in enumerate(q.options)
     )
-    code = "\n".join(fmt.torch_check(attend(lesson).scores, attend(lesson).dots, lesson.d_k))
     return [
         f"<section class=quiz><h2>{say(lesson, 'handout.heading.quiz')}</h2>",
-        "<p>"
-        + say(
-            lesson,
-            "rival.line.question",
-            filler=fmt.number(q.filler_score),
-            rival=fmt.number(q.rival_score),
-        )
-        + "</p>",
+        f"<p>{say(lesson, 'rival.line.question', filler=q.filler, rival=q.rival)}</p>",
         f"<ol class=options>{options}</ol></section>",
         f"<section class=answer><h2>{say(lesson, 'handout.heading.answer')}</h2>",
-        "<p><b>"
-        + say(
-            lesson,
-            "handout.line.pick",
-            letter=_letter(q.correct),
-            option=fmt.option(q.fillers_needed, roughly),
-        )
-        + "</b> "
+        f"<p><b>{say(lesson, 'handout.line.pick', letter=q.letter, option=q.answer)}</b> "
         + say(
             lesson,
             "handout.line.why",
-            rival=fmt.number(q.rival_score),
-            filler=fmt.number(q.filler_score),
-            ratio=fmt.ratio(q.fillers_needed),
-            count=fmt.rounded(q.fillers_needed),
+            rival=q.rival,
+            filler=q.filler,
+            ratio=q.ratio,
+            count=q.count,
         )
         + "</p><p>"
         + say(
             lesson,
             "handout.line.bonus",
-            filler=fmt.number(q.bonus_filler_score),
-            gap=fmt.number(q.bonus_gap),
-            count=fmt.rounded(q.bonus_fillers_needed),
+            filler=q.bonus_filler,
+            gap=q.bonus_gap,
+            count=q.bonus_count,
         )
         + "</p>",
-        f"<h3>{say(lesson, 'handout.heading.code')}</h3><pre>{_text(code)}</pre></section>",
+        f"<h3>{say(lesson, 'handout.heading.code')}</h3><pre>{_text(chr(10).join(w.code))}</pre>"
+        "</section>",
     ]
 
 
 # --- pieces -------------------------------------------------------------------------------
 
 
-def _products(a: Attention, row: int) -> str:
-    """``2×2 + 0×0 + 1×1 + 1×1 = 4 + 0 + 1 + 1``, as the score scene writes it."""
-    pairs = " + ".join(
-        f"{fmt.factor(q)}×{fmt.factor(k)}" for q, k in zip(a.query, a.keys[row], strict=True)
-    )
-    return f"{pairs} = {' + '.join(fmt.factor(p) for p in a.products[row])}"
+SCORED = ["token", "key", "products", "dot", "root", "score"]
+"""The columns of a token scored: its key, the dot product written out, ÷√dₖ, the score."""
 
 
-def _power(score: float) -> str:
-    return f"e<sup>{fmt.number(score)}</sup>"
+def _scored(w: Worked, r: Row) -> list[str]:
+    return [_text(r.token), r.key, r.products, r.dot, f"÷ {w.root_d_k}", f"<b>{r.score}</b>"]
+
+
+def _shared(w: Worked, r: Row) -> str:
+    """``20.09 ÷ 23.80 = 84.4%``: a token's pull over the total is its share."""
+    return f"{r.pull} ÷ {w.before.total} = <b>{r.share}</b>"
+
+
+def _power(score: str) -> str:
+    return f"e<sup>{score}</sup>"
 
 
 def _step_heading(lesson: Lesson, number: int, scene: str) -> str:

@@ -25,7 +25,7 @@ def test_default_lesson_summary_shows_the_seeds_numbers(capsys) -> None:
     assert (code, err) == (0, "")
     for figure in ["√dₖ = 2", "20.09", "84.4%", "23.80", "[0.84, 0.11, 0.00]", "45.8%"]:
         assert figure in out
-    assert "[0.46, 0.06, 0.46]: the rival ties “4821” with “1937”" in out
+    assert "[0.46, 0.06, 0.46]: “4821” and “1937” are tied at 0.46. A coin flip." in out
     assert "answer C: about 20 (e^3 = 20.1)" in out
     assert "bonus: fillers scoring -3: 403" in out
 

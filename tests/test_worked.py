@@ -1,0 +1,83 @@
+"""The worked lesson: derived once, and the handout and ``--check-lesson`` show its strings."""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+import pytest
+
+from attention_core import attend, load_lesson, quiz_answer, rival_outcome, with_rival
+from attention_core import formatting as fmt
+from attention_core import worked as worked_module
+from attention_core.lesson import Lesson
+from attention_core.maths import Attention
+from attention_core.worked import worked
+from publish.check import summary
+from publish.handout import handout_html
+
+ROOT = Path(__file__).parent.parent
+LESSONS = sorted((ROOT / "lessons").glob("*.toml")) + [ROOT / "attention_core" / "lesson.toml"]
+
+
+@pytest.fixture(params=LESSONS, ids=lambda path: path.stem)
+def lesson(request: pytest.FixtureRequest) -> Lesson:
+    return load_lesson(request.param)
+
+
+def test_each_lesson_is_attended_once(lesson: Lesson, monkeypatch: pytest.MonkeyPatch) -> None:
+    attended: list[Lesson] = []
+
+    def counting(shown: Lesson) -> Attention:
+        attended.append(shown)
+        return attend(shown)
+
+    monkeypatch.setattr(worked_module, "attend", counting)
+    worked.__wrapped__(lesson)  # past the per-process cache
+    assert attended == [lesson, with_rival(lesson)]
+
+
+def test_the_strings_are_the_formatters_of_the_maths(lesson: Lesson) -> None:
+    w, a, b = worked(lesson), attend(lesson), attend(with_rival(lesson))
+    assert [r.score for r in w.before.rows] == [fmt.number(x) for x in a.scores]
+    assert [r.share for r in w.after.rows] == [fmt.share(x) for x in b.weights]
+    assert (w.before.total, w.after.output) == (fmt.pull(a.total), fmt.output(b.output))
+    assert w.outcome == rival_outcome(lesson)
+    assert w.quiz.answer == fmt.option(
+        quiz_answer(lesson).fillers_needed, lesson.words["common.word.about"]
+    )
+
+
+def _shared(lesson: Lesson) -> list[str]:
+    """Every string of the worked lesson that both the handout and the check show."""
+    w = worked(lesson)
+    q = w.quiz
+    return [
+        w.query,
+        w.root_d_k,
+        *(x for r in w.before.rows for x in (r.dot, r.score, r.pull, r.share)),
+        w.rival.dot,
+        w.rival.score,
+        *(r.share for r in w.after.rows),
+        w.before.total,
+        w.before.output,
+        w.after.output,
+        w.verdict,
+        *q.options,
+        q.filler,
+        q.rival,
+        q.answer,
+        q.ratio,
+        q.bonus_filler,
+        q.bonus_count,
+    ]
+
+
+def test_the_handout_and_the_check_show_the_worked_strings(lesson: Lesson) -> None:
+    page, printed = handout_html(lesson), "\n".join(summary(lesson))
+    for shown in _shared(lesson):
+        assert html.escape(shown, quote=False) in page, shown
+        assert shown in printed, shown
+    for row in [*worked(lesson).before.rows, worked(lesson).rival]:
+        assert row.products in page
+    assert "\n".join(worked(lesson).code) in html.unescape(page)
