@@ -20,7 +20,7 @@ EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 # Typed with any Python, the command runs in the project's .venv/ (made by scripts/setup.sh),
 # so this must come before the first third-party import.
 _VENV_PYTHON = Path(__file__).resolve().parent / ".venv" / "bin" / "python"
-if __name__ == "__main__" and Path(sys.prefix).resolve() != _VENV_PYTHON.parents[1]:
+if __name__ == "__main__" and Path(sys.prefix).resolve() != _VENV_PYTHON.parents[1].resolve():
     if not _VENV_PYTHON.exists():
         print("render.py: not set up yet; run `bash scripts/setup.sh` first", file=sys.stderr)
         sys.exit(EXIT_BAD_INPUT)
