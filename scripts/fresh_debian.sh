@@ -32,7 +32,10 @@ root=$(mktemp -d "${FRESH_DEBIAN_DIR:-/var/tmp}/fresh-debian.XXXXXX")
 mounts=()
 cleanup() {
   for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do umount -l "${mounts[i]}" 2>/dev/null || true; done
-  if [ "${KEEP_ROOT:-0}" = 1 ]; then echo "fresh_debian: root kept at $root"; else rm -rf "$root"; fi
+  # --one-file-system: should an unmount have failed, never descend into the host's /dev or /sys
+  if [ "${KEEP_ROOT:-0}" = 1 ]; then echo "fresh_debian: root kept at $root"; else
+    rm -rf --one-file-system "$root"
+  fi
 }
 trap cleanup EXIT
 
