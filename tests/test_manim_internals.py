@@ -22,9 +22,8 @@ from manim._config.video_encoder import VideoEncoderSpec
 from manim.scene.scene_file_writer import SceneFileWriter
 from manim.scene.video_segment_encoder import VideoSegmentEncoder
 
-import scenes  # noqa: F401  (importing the scenes installs the path sharing)
 from publish.worker import encoder_options
-from scenes import manim_internals
+from scenes import manim_internals  # importing the scenes installs the path sharing
 from scenes.manim_internals import HeldFrameEncoder, HeldFrameWriter, version_advice
 
 ROOT = Path(__file__).parent.parent
