@@ -9,9 +9,10 @@ are not content:
 
 - decoration: a pixel that is content in every sampled frame of every clip measured together
   (a logo, a border strip);
-- the heading: each clip's top band, found from the frames as the topmost block of rows that is
-  on screen in at least half the clip's frames and starts in the top fifth of the frame (a step's
-  label and headline; the title of a title card). Its bottom is reported, so it can be checked.
+- the heading: each clip's top band, what it shows first and keeps (a step's label and headline;
+  the title of a title card): the topmost block of rows on screen in the clip's first frame with
+  content and in at least half its frames, starting in the top fifth of the frame. Where it ends
+  is reported, so it can be checked.
 
 Reported per clip and for the whole: seconds with nothing below the heading, seconds (and share)
 with all content in the top half of the frame, and the median lowest content line (in % of the
@@ -47,7 +48,7 @@ __all__ = [
 
 BACKGROUND = "#14161c"  # scenes.style.BACKGROUND; tests/test_frame_usage.py checks they agree
 SAMPLES_PER_SECOND = 2
-WIDTH, HEIGHT = 384, 216  # frames are measured at this size (area-averaged): 16:9, quick
+WIDTH, HEIGHT = 512, 288  # frames are measured at this size (area-averaged): 16:9, quick
 TOLERANCE = 24  # a channel this far from the background's (of 255) is content
 HEADING_ZONE = 0.2  # the heading starts within this top share of the frame
 HEADING_PRESENCE = 0.5  # ... and is on screen in at least this share of the clip's frames
@@ -131,17 +132,22 @@ def content_masks(video: Path) -> Masks:
 def heading_bottom(masks: Masks) -> int:
     """The first row below the clip's heading: 0 when it has none.
 
-    The heading is the topmost block of rows on screen in at least HEADING_PRESENCE of the
-    frames, starting in the top HEADING_ZONE of the frame; a gap of HEADING_GAP ends the block.
+    The heading is what a clip shows first and keeps: the topmost block of rows that are on
+    screen in the first frame with content and in at least HEADING_PRESENCE of the frames,
+    starting in the top HEADING_ZONE of the frame; a gap of HEADING_GAP ends the block.
     """
-    steady = (content_rows(masks).mean(axis=0) >= HEADING_PRESENCE).tolist()
-    top = next((row for row, on in enumerate(steady) if on), None)
-    if top is None or top > HEADING_ZONE * HEIGHT:
+    rows = content_rows(masks)
+    shown = np.flatnonzero(rows.any(axis=1))
+    if not len(shown):
+        return 0
+    heading = (rows[shown[0]] & (rows.mean(axis=0) >= HEADING_PRESENCE)).tolist()
+    top = next((row for row, on in enumerate(heading) if on), HEIGHT)
+    if top > HEADING_ZONE * HEIGHT:
         return 0
     gap = max(1, round(HEADING_GAP * HEIGHT))
     bottom = top
     for row in range(top, HEIGHT):
-        if steady[row]:
+        if heading[row]:
             bottom = row + 1
         elif row - bottom >= gap:
             break

@@ -11,7 +11,7 @@ from bench import frame_usage
 from scenes import style
 
 SECONDS = 6
-# A 384x216 frame (the size measured): boxes as (x, y, w, h, from, to), times in seconds.
+# A 384x216 frame: boxes as (x, y, w, h, from, to), times in seconds.
 HEADING = (20, 10, 200, 20, 0.3, SECONDS)  # the top band, from after the first sample
 STRIP = (0, 206, 384, 10, 0.0, SECONDS)  # decoration along the bottom: never content
 LOW_BOX = (100, 150, 150, 40, 1.8, 3.8)  # samples 2.0, 2.5, 3.0, 3.5: the bottom half used
@@ -45,8 +45,8 @@ def test_background_is_the_scenes_own() -> None:
 def test_heading_is_found_at_the_top_band(video: Path) -> None:
     masks = frame_usage.content_masks(video)
     assert masks.shape == (SECONDS * 2, frame_usage.HEIGHT, frame_usage.WIDTH)
-    heading = frame_usage.heading_bottom(masks)
-    assert 30 <= heading <= 32  # the heading box's rows are 10 to 29
+    [clip], _ = frame_usage.measure([video])  # the strip along the bottom left out
+    assert clip.heading == pytest.approx(30 / 216, abs=0.01)  # the heading box's rows: 10 to 29
 
 
 def test_empty_and_top_half_seconds_and_lowest_line(video: Path) -> None:
