@@ -10,9 +10,9 @@ are not content:
 - decoration: a pixel that is content in every sampled frame of every clip measured together
   (a logo, a border strip);
 - the heading: each clip's top band, what it shows first and keeps (a step's label and headline;
-  the title of a title card): the topmost block of rows on screen in the clip's first frame with
-  content and in at least half its frames, starting in the top fifth of the frame. Where it ends
-  is reported, so it can be checked.
+  the title of a title card): the topmost block of rows on screen within the clip's first
+  second with content and in at least half its frames, starting in the top fifth of the frame.
+  Where it ends is reported, so it can be checked.
 
 Reported per clip and for the whole: seconds with nothing below the heading, seconds (and share)
 with all content in the top half of the frame, and the median lowest content line (in % of the
@@ -133,14 +133,15 @@ def heading_bottom(masks: Masks) -> int:
     """The first row below the clip's heading: 0 when it has none.
 
     The heading is what a clip shows first and keeps: the topmost block of rows that are on
-    screen in the first frame with content and in at least HEADING_PRESENCE of the frames,
-    starting in the top HEADING_ZONE of the frame; a gap of HEADING_GAP ends the block.
+    screen within the first second with content and in at least HEADING_PRESENCE of the
+    frames, starting in the top HEADING_ZONE of the frame; a gap of HEADING_GAP ends the block.
     """
     rows = content_rows(masks)
     shown = np.flatnonzero(rows.any(axis=1))
     if not len(shown):
         return 0
-    heading = (rows[shown[0]] & (rows.mean(axis=0) >= HEADING_PRESENCE)).tolist()
+    early = rows[shown[0] : shown[0] + SAMPLES_PER_SECOND + 1].any(axis=0)
+    heading = (early & (rows.mean(axis=0) >= HEADING_PRESENCE)).tolist()
     top = next((row for row, on in enumerate(heading) if on), HEIGHT)
     if top > HEADING_ZONE * HEIGHT:
         return 0
