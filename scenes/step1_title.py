@@ -1,4 +1,4 @@
-"""Step 1 · Title: the promise of the lesson and what it needs."""
+"""Step 1 · Title: the series, the promise of the lesson and what it needs."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 from manim import (
     DOWN,
     LEFT,
+    ORIGIN,
     RIGHT,
     UP,
     Arrow,
@@ -22,11 +23,10 @@ from manim import (
 
 from attention_core import Lesson, default_lesson
 from attention_core import formatting as fmt
-
-from . import style
-from .base import LessonScene
-from .helpers import baseline, fit, paragraph, text
-from .timing import lesson_minutes
+from scenes import style
+from scenes.base import LessonScene
+from scenes.helpers import baseline, fit, paragraph, text
+from scenes.timing import lesson_minutes
 
 __all__ = ["Step1Title"]
 
@@ -73,24 +73,41 @@ class Step1Title(LessonScene):
 
     def show_title(self) -> None:
         lesson = self.lesson
+        series = fit(
+            text(lesson.series, size=style.SMALL_SIZE, colour=style.QUERY, bold=True), WIDTH
+        )
         title = fit(text(lesson.title, size=style.TITLE_SIZE, bold=True), WIDTH)
         promise = paragraph(
             lesson.promise, WIDTH * 0.85, size=style.BODY_SIZE, colour=style.MUTED, centred=True
         )
-        title_block = VGroup(title, promise).arrange(DOWN, buff=0.4)
-        title_block.move_to(UP * (TITLE_TOP - title_block.height / 2))
+        self.title_block = VGroup(series, title, promise).arrange(DOWN, buff=0.4)
+        self.title_block.move_to(UP * (TITLE_TOP - self.title_block.height / 2))
         # Laid out now, shown last: the question below must clear it.
-        self.meta = self.meta_line().next_to(title_block, DOWN, buff=0.4)
+        self.meta = self.meta_line().next_to(self.title_block, DOWN, buff=0.4)
+        # Alone, the title card sits in the middle of the frame; it rises when the question comes.
+        self.title_top = self.title_block.get_center()
+        self.title_block.move_to(ORIGIN)
         with self.beat(
             self.caption("title.caption.promise", title=lesson.title, promise=lesson.promise)
         ):
-            self.play(Write(title), run_time=style.SLOW)
-            self.play(FadeIn(promise, shift=UP * 0.2))
+            self.play(
+                LaggedStart(
+                    FadeIn(series, shift=DOWN * 0.2),
+                    Write(title),
+                    FadeIn(promise, shift=UP * 0.2),
+                    lag_ratio=0.35,
+                ),
+                run_time=style.SLOW * 2,
+            )
 
     def show_question_and_tokens(self) -> None:
         self.lay_out_question_and_tokens()
         with self.beat(self.caption("title.caption.question")):
-            self.play(FadeIn(self.query_mob, shift=DOWN * 0.2))
+            self.play(
+                self.title_block.animate.move_to(self.title_top),
+                FadeIn(self.query_mob, shift=UP * 0.2),
+                run_time=style.NORMAL,
+            )
             self.play(
                 LaggedStart(*(FadeIn(chip, shift=UP * 0.2) for chip in self.chips), lag_ratio=0.2)
             )
@@ -133,7 +150,7 @@ class Step1Title(LessonScene):
     # layout ------------------------------------------------------------------------------
 
     def steps_and_minutes(self) -> tuple[str, str]:
-        from . import SCENES  # here, not at the top: the scene list imports this module
+        from scenes import SCENES  # here, not at the top: the scene list imports this module
 
         return fmt.number(len(SCENES)), fmt.number(self.minutes)
 
