@@ -10,6 +10,7 @@ from manim import (
     ORIGIN,
     RIGHT,
     UP,
+    AnimationGroup,
     Arrow,
     FadeIn,
     GrowArrow,
@@ -90,12 +91,12 @@ class Step1Title(LessonScene):
         with self.beat(
             self.caption("title.caption.promise", title=lesson.title, promise=lesson.promise)
         ):
+            # The title is drawn from the first frame: the video never opens on an empty one.
             self.play(
                 LaggedStart(
-                    FadeIn(series, shift=DOWN * 0.2),
-                    Write(title),
+                    AnimationGroup(Write(title), FadeIn(series, shift=DOWN * 0.2)),
                     FadeIn(promise, shift=UP * 0.2),
-                    lag_ratio=0.35,
+                    lag_ratio=0.5,
                 ),
                 run_time=style.SLOW * 2,
             )

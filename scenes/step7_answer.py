@@ -12,6 +12,7 @@ from manim import (
     RIGHT,
     UP,
     Animation,
+    AnimationGroup,
     Code,
     DashedLine,
     FadeIn,
@@ -108,9 +109,10 @@ class Step7Answer(LessonScene):
             "answer.caption.reveal", letter=letter, option=fmt.option(q.fillers_needed, roughly)
         )
         with self.beat(caption):
+            # Drawn from the first frame: the cut from the last step never lands on an empty one.
             self.play(
                 FadeIn(self.heading, shift=DOWN * 0.2),
-                LaggedStart(*(FadeIn(c, shift=UP * 0.2) for c in cards), lag_ratio=0.15),
+                LaggedStart(*(Write(c) for c in cards), lag_ratio=0.15),
             )
             self.play(
                 right[0].animate.set_stroke(style.VALUE, width=4).set_fill(style.VALUE, 0.15),
@@ -257,8 +259,15 @@ class Step7Answer(LessonScene):
             "answer.caption.cite", source=citation.source, finding=citation.finding
         )
         with self.beat(caption):
-            self.play(*(FadeOut(m) for m in self.mobjects if m is not self.heading))
-            self.play(FadeIn(self.cited[0]), Write(body), run_time=style.SLOW)
+            # The page turns as a cross-fade: the frame is never left empty in between.
+            self.play(
+                LaggedStart(
+                    AnimationGroup(*(FadeOut(m) for m in self.mobjects if m is not self.heading)),
+                    AnimationGroup(FadeIn(self.cited[0]), Write(body)),
+                    lag_ratio=0.5,
+                ),
+                run_time=style.SLOW * 2,
+            )
 
     def lay_out_card(self) -> None:
         """The closing card, from the top of the frame to the bottom: the three moves with this
@@ -327,8 +336,9 @@ class Step7Answer(LessonScene):
         )
         boxes, arrows = self.moves
         with self.beat(caption):
-            self.play(FadeOut(self.heading), FadeOut(self.cited), run_time=style.FAST)
             self.play(
+                FadeOut(self.heading),
+                FadeOut(self.cited),
                 LaggedStart(*(FadeIn(box, shift=RIGHT * 0.2) for box in boxes), lag_ratio=0.4),
                 LaggedStart(*(FadeIn(arrow) for arrow in arrows), lag_ratio=0.4),
                 FadeIn(self.answer, shift=UP * 0.2),
