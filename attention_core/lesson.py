@@ -17,6 +17,7 @@ from .maths import quiz_answer, scores
 from .words import KINDS, Words, english, kind_of, placeholders
 
 __all__ = [
+    "DEFAULT_SERIES",
     "LIMITS",
     "Citation",
     "Lesson",
@@ -61,6 +62,9 @@ class Limits:
 
 LIMITS = Limits()
 
+DEFAULT_SERIES = "Day 004 · Transformers"
+"""The series of a lesson that names none: the one this lesson was written for."""
+
 
 @dataclass(frozen=True)
 class Token:
@@ -101,6 +105,8 @@ class Lesson:
     """Everything the slides show that is not computed."""
 
     title: str
+    series: str
+    """The series the lesson belongs to, named on its title card: ``Day 004 · Transformers``."""
     promise: str
     question: str
     query: tuple[float, ...]
@@ -165,6 +171,7 @@ def parse_lesson(data: Mapping[str, Any]) -> Lesson:
     )
     lesson = Lesson(
         title=fields.text("title", LIMITS.max_title),
+        series=fields.text("series", LIMITS.max_title) if "series" in data else DEFAULT_SERIES,
         promise=fields.text("promise", LIMITS.max_paragraph),
         question=fields.text("question", LIMITS.max_line),
         query=query,

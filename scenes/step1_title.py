@@ -1,4 +1,4 @@
-"""Step 1 · Title: the promise of the lesson and what it needs."""
+"""Step 1 · Title: the series, the promise of the lesson and what it needs."""
 
 from __future__ import annotations
 
@@ -7,8 +7,10 @@ from typing import Any
 from manim import (
     DOWN,
     LEFT,
+    ORIGIN,
     RIGHT,
     UP,
+    AnimationGroup,
     Arrow,
     FadeIn,
     GrowArrow,
@@ -72,24 +74,41 @@ class Step1Title(LessonScene):
 
     def show_title(self) -> None:
         lesson = self.lesson
+        series = fit(
+            text(lesson.series, size=style.SMALL_SIZE, colour=style.QUERY, bold=True), WIDTH
+        )
         title = fit(text(lesson.title, size=style.TITLE_SIZE, bold=True), WIDTH)
         promise = paragraph(
             lesson.promise, WIDTH * 0.85, size=style.BODY_SIZE, colour=style.MUTED, centred=True
         )
-        title_block = VGroup(title, promise).arrange(DOWN, buff=0.4)
-        title_block.move_to(UP * (TITLE_TOP - title_block.height / 2))
+        self.title_block = VGroup(series, title, promise).arrange(DOWN, buff=0.4)
+        self.title_block.move_to(UP * (TITLE_TOP - self.title_block.height / 2))
         # Laid out now, shown last: the question below must clear it.
-        self.meta = self.meta_line().next_to(title_block, DOWN, buff=0.4)
+        self.meta = self.meta_line().next_to(self.title_block, DOWN, buff=0.4)
+        # Alone, the title card sits in the middle of the frame; it rises when the question comes.
+        self.title_top = self.title_block.get_center()
+        self.title_block.move_to(ORIGIN)
         with self.beat(
             self.caption("title.caption.promise", title=lesson.title, promise=lesson.promise)
         ):
-            self.play(Write(title), run_time=style.SLOW)
-            self.play(FadeIn(promise, shift=UP * 0.2))
+            # The title is drawn from the first frame: the video never opens on an empty one.
+            self.play(
+                LaggedStart(
+                    AnimationGroup(Write(title), FadeIn(series, shift=DOWN * 0.2)),
+                    FadeIn(promise, shift=UP * 0.2),
+                    lag_ratio=0.5,
+                ),
+                run_time=style.SLOW * 2,
+            )
 
     def show_question_and_tokens(self) -> None:
         self.lay_out_question_and_tokens()
         with self.beat(self.caption("title.caption.question")):
-            self.play(FadeIn(self.query_mob, shift=DOWN * 0.2))
+            self.play(
+                self.title_block.animate.move_to(self.title_top),
+                FadeIn(self.query_mob, shift=UP * 0.2),
+                run_time=style.NORMAL,
+            )
             self.play(
                 LaggedStart(*(FadeIn(chip, shift=UP * 0.2) for chip in self.chips), lag_ratio=0.2)
             )

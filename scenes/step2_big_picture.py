@@ -57,6 +57,7 @@ PAPER_EQUATION = 1  # the formula is Eq. 1 of the paper that introduced the tran
 
 FORMULA_SIZE = 50
 FORMULA_Y = 1.8
+FIRST_FORMULA_Y = 0.3  # alone, the formula sits mid-frame; it rises when the legend comes
 CITATION_GAP = 0.35
 CARDS_TOP = 0.3
 CARD_WIDTH = 4.2
@@ -66,7 +67,8 @@ TITLE_GAP = 0.2  # card title to its meaning
 GLYPH_GAP = 0.3  # meaning to the move in symbols
 GLYPH_SIZE = 36
 FOOTER_Y = -3.3
-LEGEND_PITCH = 0.8
+LEGEND_Y = -1.1  # the legend's middle: between the formula and the footer
+LEGEND_PITCH = 0.9
 DIM = 0.25  # opacity of the formula's other pieces while one move is lit
 
 
@@ -114,17 +116,21 @@ class Step2BigPicture(LessonScene):
         self.formula_name = text(self.say("big_picture.word.attention"), size=FORMULA_SIZE)
         whole = inline(self.formula_name, self.formula, buff=0.06)
         fit(whole, CARD_WIDTH * 3).move_to(UP * FORMULA_Y)
-        shown = [whole]
+        self.formula_block = VGroup(whole)
         citation = formula_source(self.lesson)
         if citation is not None:
             source = text(citation, size=style.SMALL_SIZE, colour=style.MUTED)
             fit(source, CARD_WIDTH * 3).next_to(whole, DOWN, buff=CITATION_GAP)
-            shown.append(source)
+            self.formula_block.add(source)
+        self.formula_block.shift(UP * (FIRST_FORMULA_Y - FORMULA_Y))
         with self.beat(self.caption("big_picture.caption.formula")):
-            self.play(FadeIn(heading(self.kicker, self.title), shift=DOWN * 0.2))
-            self.play(Write(whole), run_time=style.SLOW)
-            if len(shown) > 1:
-                self.play(*(FadeIn(mob) for mob in shown[1:]))
+            self.play(
+                FadeIn(heading(self.kicker, self.title), shift=DOWN * 0.2),
+                Write(whole),
+                run_time=style.SLOW,
+            )
+            if len(self.formula_block) > 1:
+                self.play(FadeIn(self.formula_block[1]))
 
     def explain_role(self, role: Role) -> None:
         if not hasattr(self, "legend"):
@@ -133,6 +139,11 @@ class Step2BigPicture(LessonScene):
         letter, words = self.legend[index]
         pieces = [self.formula[i] for i in ROLE_PIECES[role.letter]]
         with self.beat(self.caption(f"big_picture.caption.{role.name}")):
+            if role is ROLES[0]:  # the formula makes room for its legend
+                self.play(
+                    self.formula_block.animate.shift(UP * (FORMULA_Y - FIRST_FORMULA_Y)),
+                    run_time=style.FAST,
+                )
             self.play(*(Indicate(p, color=role.colour, scale_factor=1.3) for p in pieces))
             self.play(
                 TransformFromCopy(pieces[0], letter),
@@ -249,7 +260,7 @@ class Step2BigPicture(LessonScene):
         for line in lines:
             line[1].align_to(lines[0][1], LEFT)
         fit(lines, CARD_WIDTH * 3)
-        return lines.move_to(UP * (CARDS_TOP - 0.3 - lines.height / 2))
+        return lines.move_to(UP * LEGEND_Y)
 
     def move_cards(self) -> list[VGroup]:
         """One card per move: frame, name, meaning, and the move in symbols."""

@@ -1,4 +1,4 @@
-"""Step 7 · The answer: one rival outpulls a crowd of fillers; takeaway and references."""
+"""Step 7 · The answer: one rival outpulls a crowd of fillers; the lesson closes on one card."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from manim import (
     RIGHT,
     UP,
     Animation,
+    AnimationGroup,
     Code,
     DashedLine,
     FadeIn,
@@ -32,6 +33,7 @@ from attention_core import Words, quiz_answer
 from attention_core import formatting as fmt
 from scenes import style
 from scenes.base import LessonScene
+from scenes.cards import moves_strip, rows_between, tag, tagged
 from scenes.helpers import (
     balanced_paragraph,
     fit,
@@ -51,6 +53,8 @@ RIGHT_X = 6.6
 WIDTH = RIGHT_X - LEFT_X
 CARDS_Y = 1.8
 WHY_Y = 0.7
+ASKED_Y = 0.2  # the options while the question is open: the middle of the frame, not its top
+WORKING_DROP = 1.2  # the pull's working, under the options, until the bars need the room
 BAR_TOP = -0.05  # top of the rival's pull bar; the crowd of fillers sits under it
 CROWD_LEFT = -4.2  # bars start here at the earliest, right of their labels
 LABEL_GAP = 0.2  # at least this between a bar's label and the bar
@@ -62,8 +66,11 @@ MAX_CELL = 0.7  # a filler square is never bigger than this
 MAX_CELLS = 1000  # beyond this many fillers the crowd is drawn as one block
 BONUS_GAP = 0.75  # from the crowd's bottom to the middle of the bonus line
 CODE_SIZE = 30
-PAGE_TOP = 2.2  # where the takeaway and the citation pages start
 BOTTOM = -3.7  # nothing goes lower
+CARD_TOP = 3.7  # the closing card fills the frame: the heading makes way for it
+CARD_BOTTOM = -3.75
+CARD_GAP = 0.4  # between the card's columns
+CARD_HOLD = 4.0  # the finished card stays this much longer than its caption needs: pause here
 
 
 class Step7Answer(LessonScene):
@@ -79,9 +86,13 @@ class Step7Answer(LessonScene):
         self.explain_pull()
         self.count_fillers()
         self.bonus()
+        self.cite()
+        # The closing card: built whole, shown part by part, and held to pause on.
+        self.lay_out_card()
+        self.recap_moves()
         self.show_takeaway()
         self.check_in_code()
-        self.cite_and_refer()
+        self.refer()
 
     # beats -------------------------------------------------------------------------------
 
@@ -90,7 +101,7 @@ class Step7Answer(LessonScene):
         self.heading = heading(self.kicker, self.title)
         roughly = self.lesson.words["common.word.about"]
         cards = option_cards([fmt.option(x, roughly) for x in q.options], width=WIDTH, height=0.8)
-        cards.move_to([0, CARDS_Y, 0])
+        self.options = cards.move_to([0, ASKED_Y, 0])
         right = cards[q.correct]
         others = [card for i, card in enumerate(cards) if i != q.correct]
         letter = right[1].original_text
@@ -98,8 +109,11 @@ class Step7Answer(LessonScene):
             "answer.caption.reveal", letter=letter, option=fmt.option(q.fillers_needed, roughly)
         )
         with self.beat(caption):
-            self.play(FadeIn(self.heading, shift=DOWN * 0.2))
-            self.play(LaggedStart(*(FadeIn(c, shift=UP * 0.2) for c in cards), lag_ratio=0.15))
+            # Drawn from the first frame: the cut from the last step never lands on an empty one.
+            self.play(
+                FadeIn(self.heading, shift=DOWN * 0.2),
+                LaggedStart(*(Write(c) for c in cards), lag_ratio=0.15),
+            )
             self.play(
                 right[0].animate.set_stroke(style.VALUE, width=4).set_fill(style.VALUE, 0.15),
                 *(card.animate.fade(0.7) for card in others),
@@ -117,7 +131,8 @@ class Step7Answer(LessonScene):
         line = sentence(
             self.lesson.words["answer.line.pull"], {"pull": pull, "ratio": formula}, width=WIDTH
         )
-        fit(line, WIDTH).move_to([0, WHY_Y, 0])
+        fit(line, WIDTH).move_to([0, ASKED_Y - WORKING_DROP, 0])
+        self.working, self.pull_formula = line, formula
         caption = self.caption(
             "answer.caption.pull",
             rival=fmt.number(q.rival_score),
@@ -164,6 +179,11 @@ class Step7Answer(LessonScene):
             stroke_width=2,
         )
         with self.beat(self.caption("answer.caption.count", count=fmt.rounded(q.fillers_needed))):
+            self.play(  # the question and its working rise to make room for the bars
+                self.options.animate.set_y(CARDS_Y),
+                self.working.animate.set_y(WHY_Y),
+                run_time=style.FAST,
+            )
             self.play(FadeIn(rival_label), GrowFromEdge(self.rival_bar, LEFT))
             self.add(self.counter)
             self.play(
@@ -225,31 +245,116 @@ class Step7Answer(LessonScene):
                 rate_func=linear,
             )
 
-    def show_takeaway(self) -> None:
-        tag = text(
-            self.say("answer.word.takeaway"), size=style.SMALL_SIZE, colour=style.QUERY, bold=True
+    def cite(self) -> None:
+        """Where this shows up, centred in the frame under the heading."""
+        citation = self.lesson.citation
+        body = VGroup(
+            text(citation.source, size=style.HEADING_SIZE, bold=True),
+            balanced_paragraph(citation.finding, WIDTH, size=style.BODY_SIZE),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
+        self.cited = tagged(self.say("answer.line.where"), body)
+        space_top = self.heading.get_bottom()[1]
+        self.cited.move_to([LEFT_X + self.cited.width / 2, (space_top + BOTTOM) / 2, 0])
+        caption = self.caption(
+            "answer.caption.cite", source=citation.source, finding=citation.finding
         )
-        words = balanced_paragraph(self.lesson.takeaway, WIDTH, size=style.BODY_SIZE)
-        self.takeaway = stack(tag, words, top=PAGE_TOP)
+        with self.beat(caption):
+            # The page turns as a cross-fade: the frame is never left empty in between.
+            self.play(
+                LaggedStart(
+                    AnimationGroup(*(FadeOut(m) for m in self.mobjects if m is not self.heading)),
+                    AnimationGroup(FadeIn(self.cited[0]), Write(body)),
+                    lag_ratio=0.5,
+                ),
+                run_time=style.SLOW * 2,
+            )
+
+    def lay_out_card(self) -> None:
+        """The closing card, from the top of the frame to the bottom: the three moves with this
+        lesson's numbers; the takeaway; the code check beside the quiz's answer; the references."""
+        a, lesson = self.attention, self.lesson
+        tokens = [style.token_colour(i) for i in range(len(lesson.tokens))]
+        moves = [
+            coloured([fmt.number(s) for s in a.scores], tokens),
+            coloured([fmt.share(w) for w in a.weights], tokens),
+            coloured([fmt.output_entry(x) for x in a.output], [style.VALUE] * len(a.output)),
+        ]
+        names = [
+            self.say(f"big_picture.word.{move}", number=fmt.number(i))
+            for i, move in enumerate(("score", "normalise", "mix"), 1)
+        ]
+        self.moves = moves_strip(list(zip(names, moves, strict=True)), WIDTH)
+        # The takeaway's tag sits beside it, not above: the card's rows need the height.
+        label = tag(self.say("answer.word.takeaway"))
+        words = balanced_paragraph(lesson.takeaway, WIDTH - label.width - CARD_GAP)
+        words.next_to(label, RIGHT, buff=CARD_GAP, aligned_edge=UP)
+        self.takeaway = VGroup(label, words)
+        lines = fmt.torch_check(a.scores, a.dots, a.d_k)
+        self.typed, self.run = listing(lines[:-1]), listing(lines)
+        answer = self.answer_block()
+        code_width = WIDTH - answer.width - CARD_GAP
+        # Both listings share one scale, so the typed lines land exactly on the finished ones.
+        scale = min(style.SMALL_SIZE / CODE_SIZE, code_width / self.run.width)
+        for code in (self.typed, self.run):
+            code.scale(scale)
+        self.run.code_lines[-1].set_color(style.VALUE)
+        self.code = tagged(self.say("answer.word.check"), self.run, colour=style.KEY)
+        middle = VGroup(self.code, answer).arrange(RIGHT, buff=CARD_GAP, aligned_edge=UP)
+        self.answer = answer
+        rows = [self.moves, self.takeaway, middle]
+        if lesson.references:
+            refs = VGroup(*(reference(r.text, r.where) for r in lesson.references))
+            self.references = tagged(
+                self.say("answer.word.references"),
+                refs.arrange(DOWN, aligned_edge=LEFT, buff=0.12),
+                colour=style.KEY,
+            )
+            rows.append(self.references)
+        for row in rows[1:]:
+            row.set_x(LEFT_X + row.width / 2)
+        rows_between(rows, CARD_TOP, CARD_BOTTOM)
+        self.typed.move_to(self.run, aligned_edge=UP + LEFT)
+
+    def answer_block(self) -> VGroup:
+        """The quiz's answer as it was chosen, its card and its working, carried to the card."""
+        q = self.quiz
+        roughly = self.lesson.words["common.word.about"]
+        cards = option_cards([fmt.option(x, roughly) for x in q.options], width=WIDTH, height=0.8)
+        card = cards[q.correct]
+        card[0].set_stroke(style.VALUE, width=4).set_fill(style.VALUE, 0.15)
+        working = self.pull_formula.copy()
+        body = VGroup(card, working).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
+        return tagged(self.say("answer.heading.label"), body, colour=style.VALUE)
+
+    def recap_moves(self) -> None:
+        a = self.attention
+        caption = self.caption(
+            "answer.caption.recap",
+            scores=fmt.vector(a.scores),
+            shares=self.listed([fmt.share(w) for w in a.weights]),
+            output=fmt.output(a.output),
+        )
+        boxes, arrows = self.moves
+        with self.beat(caption):
+            self.play(
+                FadeOut(self.heading),
+                FadeOut(self.cited),
+                LaggedStart(*(FadeIn(box, shift=RIGHT * 0.2) for box in boxes), lag_ratio=0.4),
+                LaggedStart(*(FadeIn(arrow) for arrow in arrows), lag_ratio=0.4),
+                FadeIn(self.answer, shift=UP * 0.2),
+                run_time=style.SLOW,
+            )
+
+    def show_takeaway(self) -> None:
+        tag, words = self.takeaway
         with self.beat(self.lesson.takeaway):
-            self.play(*(FadeOut(m) for m in self.mobjects if m is not self.heading))
             self.play(FadeIn(tag), Write(words), run_time=style.SLOW)
 
     def check_in_code(self) -> None:
-        a = self.attention
-        lines = fmt.torch_check(a.scores, a.dots, a.d_k)
-        typed, run = listing(lines[:-1]), listing(lines)
-        tag = text(
-            self.say("answer.word.check"), size=style.SMALL_SIZE, colour=style.KEY, bold=True
-        )
-        tag.next_to(self.takeaway, DOWN, buff=0.6).set_x(LEFT_X + tag.width / 2)
-        # Both listings share one scale, so the typed lines land exactly on the finished ones.
-        scale = min(1.0, WIDTH / run.width, (tag.get_bottom()[1] - BOTTOM - 0.25) / run.height)
-        for code in (typed, run):
-            code.scale(scale).next_to(tag, DOWN, buff=0.25, aligned_edge=LEFT)
-        run.code_lines[-1].set_color(style.VALUE)
+        lines = fmt.torch_check(self.attention.scores, self.attention.dots, self.attention.d_k)
+        typed, run = self.typed, self.run
         with self.beat(self.caption("answer.caption.check", printed=lines[-1].removeprefix("# "))):
-            self.play(FadeIn(tag), FadeIn(typed, shift=UP * 0.2))
+            self.play(FadeIn(self.code[0]), FadeIn(typed, shift=UP * 0.2))
             self.play(
                 Transform(typed.background, run.background),
                 FadeIn(run.code_lines[-1], shift=RIGHT * 0.3),
@@ -258,43 +363,14 @@ class Step7Answer(LessonScene):
             self.remove(typed, run.code_lines[-1])
             self.add(run)
 
-    def cite_and_refer(self) -> None:
-        lesson = self.lesson
-        citation = lesson.citation
-        cited = stack(
-            text(
-                self.say("answer.line.where"), size=style.SMALL_SIZE, colour=style.QUERY, bold=True
-            ),
-            VGroup(
-                text(citation.source, size=style.BODY_SIZE, bold=True),
-                balanced_paragraph(citation.finding, WIDTH, size=style.BODY_SIZE),
-            ).arrange(DOWN, aligned_edge=LEFT, buff=0.2),
-            top=PAGE_TOP,
-        )
-        caption = self.caption(
-            "answer.caption.cite", source=citation.source, finding=citation.finding
-        )
-        with self.beat(caption):
-            self.play(*(FadeOut(m) for m in self.mobjects if m is not self.heading))
-            self.play(FadeIn(cited[0]), Write(cited[1]), run_time=style.SLOW)
-        if not lesson.references:
-            return
-        references = VGroup(*(reference(r.text, r.where) for r in lesson.references))
-        references.arrange(DOWN, aligned_edge=LEFT, buff=0.25)
-        tag = text(
-            self.say("answer.word.references"), size=style.SMALL_SIZE, colour=style.KEY, bold=True
-        )
-        block = stack(tag, references, top=cited.get_bottom()[1] - 0.6)
-        turn_page = block.get_bottom()[1] < BOTTOM
-        if turn_page:  # too many to fit under the citation: they get a page of their own
-            block = stack(tag, references, top=PAGE_TOP)
-            fit(block, WIDTH, PAGE_TOP - BOTTOM)
-            block.move_to([LEFT_X + block.width / 2, PAGE_TOP - block.height / 2, 0])
+    def refer(self) -> None:
+        """The references complete the card, which then holds long enough to pause on."""
         with self.beat(self.caption("answer.caption.references")):
-            if turn_page:
-                self.play(FadeOut(cited))
-            self.play(FadeIn(block[0]))
-            self.play(LaggedStart(*(FadeIn(r, shift=UP * 0.2) for r in references), lag_ratio=0.3))
+            if self.lesson.references:
+                tag, refs = self.references
+                self.play(FadeIn(tag))
+                self.play(LaggedStart(*(FadeIn(r, shift=UP * 0.2) for r in refs), lag_ratio=0.3))
+            self.wait(CARD_HOLD)
 
 
 # builders ------------------------------------------------------------------------------
@@ -311,10 +387,9 @@ def reference(title: str, where: str) -> Mobject:
     ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
 
 
-def stack(tag: Mobject, body: Mobject, *, top: float) -> VGroup:
-    """A small tag over a block, left-aligned at the margin, starting at ``top``."""
-    group = VGroup(tag, body).arrange(DOWN, aligned_edge=LEFT, buff=0.25)
-    return group.move_to([LEFT_X + group.width / 2, top - group.height / 2, 0])
+def coloured(numbers: Sequence[str], colours: Sequence[str]) -> list[Mobject]:
+    """Numbers in bold, each in its colour (a token's, or the values')."""
+    return [text(n, colour=c, bold=True) for n, c in zip(numbers, colours, strict=True)]
 
 
 def listing(lines: Sequence[str]) -> Code:

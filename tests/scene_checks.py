@@ -87,6 +87,7 @@ def lesson_texts(lesson: Lesson) -> list[str]:
     """Every text the lesson itself gives: its names, sentences and references."""
     return [
         lesson.title,
+        lesson.series,
         lesson.promise,
         lesson.question,
         lesson.takeaway,

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from attention_core import LessonError, default_lesson, load_lesson, parse_lesson
+from attention_core.lesson import DEFAULT_SERIES
 
 from .lessons import default_data, to_toml
 
@@ -31,6 +32,11 @@ def test_default_lesson_holds_the_seed() -> None:
     assert (lesson.quiz.filler_score, lesson.quiz.bonus_filler_score) == (0, -3)
     assert "58%" in lesson.citation.finding
     assert lesson.d_k == 4
+
+
+def test_a_lesson_names_its_series_or_is_in_the_default_one() -> None:
+    assert default_lesson().series == DEFAULT_SERIES == "Day 004 · Transformers"
+    assert parse_lesson(edit("series", "Day 005 · Attention")).series == "Day 005 · Attention"
 
 
 def test_lesson_is_frozen() -> None:
@@ -107,6 +113,8 @@ BAD_LESSONS = [
     ("question", "clear\x9b2J", "question: contains a control character (U+009B)"),
     ("promise", "a\u2028b", "promise: contains a control character (U+2028)"),
     ("title", "bell\x07", "title: contains a control character (U+0007)"),
+    ("series", "x" * 41, "series: 41 characters, more than the 40 that fit on screen"),
+    ("series", 4, "series: expected text, got a number"),
     ("tokens.0.short", "s" * 11, "tokens[0].short: 11 characters, more than the 10"),
     ("answers.0", True, "answers[0]: expected a whole number or a short text, got true/false"),
     ("answers.0", 10**9, "answers[0]: 10 characters, more than the 8"),
