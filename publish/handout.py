@@ -200,6 +200,7 @@ def _mix(lesson: Lesson, a: Attention) -> list[str]:
 def _rival(lesson: Lesson, a: Attention) -> list[str]:
     b = attend(with_rival(lesson))
     rival = len(lesson.tokens)
+    left = fmt.percent(b.weights[rival_outcome(lesson).top_token])  # as the video's headline
     scored = [
         [
             _text(lesson.rival.text),
@@ -220,7 +221,7 @@ def _rival(lesson: Lesson, a: Attention) -> list[str]:
         for i, token in enumerate(tokens)
     ]
     return [
-        f"<section><h2>{say(lesson, 'rival.heading.title')}</h2>",
+        f"<section><h2>{say(lesson, 'rival.heading.title', share=left)}</h2>",
         "<p>"
         + say(
             lesson, "handout.line.rival", text=lesson.rival.text, key=fmt.vector(lesson.rival.key)

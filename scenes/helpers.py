@@ -22,8 +22,8 @@ from manim import (
 )
 
 from attention_core import Token
-
-from . import style
+from scenes import style
+from scenes.toolkit.figures import Figure
 
 __all__ = [
     "balanced_paragraph",
@@ -405,7 +405,9 @@ def inline(*pieces: Mobject, buff: float = 0.18) -> VGroup:
 
 
 def any_baseline(piece: Mobject) -> float:
-    """The baseline of a text, a formula or a group of them (that of its first part)."""
+    """The baseline of a text, a figure, a formula or a group of them (that of its first part)."""
+    if isinstance(piece, Figure):
+        return piece.baseline
     if isinstance(piece, Text):
         return baseline(piece)
     if isinstance(piece, VGroup) and not isinstance(piece, MathTex) and len(piece):

@@ -23,7 +23,7 @@ from manim import (
     Write,
 )
 
-from attention_core import attend, quiz_answer, rival_outcome, with_rival
+from attention_core import Lesson, attend, quiz_answer, rival_outcome, with_rival
 from attention_core import formatting as fmt
 
 from . import style
@@ -76,6 +76,13 @@ class Step6Rival(LessonScene):
     step = 6
     slug = "rival"
     move = None
+
+    @classmethod
+    def headline(cls, lesson: Lesson) -> str:
+        """The headline carries its number: what is left of the top token's share."""
+        top = rival_outcome(lesson).top_token
+        share = attend(with_rival(lesson)).weights[top]
+        return lesson.words.say("rival.heading.title", share=fmt.percent(share))
 
     def construct(self) -> None:
         self.before = self.attention
