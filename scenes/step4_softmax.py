@@ -30,6 +30,7 @@ from manim import (
 
 from attention_core import BUDGET, PULL_PER_SCORE_POINT, SCORE_STEP
 from attention_core import formatting as fmt
+from scenes.toolkit.figures import figure
 
 from . import style
 from .base import LessonScene
@@ -38,7 +39,6 @@ from .helpers import (
     budget_bar,
     column_header,
     fit,
-    heading,
     inline,
     level_with,
     math,
@@ -75,10 +75,7 @@ BUDGET_HEIGHT = 0.45
 LABEL_DROP = 0.3  # from the bar's bottom to the labels' top, room for the leader lines
 LABEL_GAP = 0.4
 LABEL_PITCH = 0.38  # between the baselines of a label's share and its name
-RULE_WIDTH = 2.9  # the rule-of-thumb note sits in the top-right corner, beside the heading
-RULE_GAP = 0.1  # kept between the headline and the note
-RULE_SHRINK = 1.1  # the most the note may be shrunk to fit the corner
-RULE_BELOW_TOP = ROWS_BOTTOM - 0.2  # where the note goes when the headline leaves no room
+RULE_BELOW_TOP = ROWS_BOTTOM - 0.2  # the rule-of-thumb note, under the table
 HEADER_GAP = 0.25  # the least room between two column headers
 
 
@@ -103,11 +100,33 @@ class Step4Softmax(LessonScene):
     # beats -------------------------------------------------------------------------------
 
     def show_heading(self) -> None:
-        self.heading_mob = heading(self.kicker, self.title)  # the rule of thumb avoids it
-        with self.beat(self.caption("softmax.caption.heading")):
-            self.play(FadeIn(self.heading_mob, shift=DOWN * 0.2))
+        """The heading comes in with the scores step 3 ended on, one per token."""
+        names = self.lay_out_scores()
+        self.open_with_heading(
+            self.caption("softmax.caption.heading"),
+            FadeIn(self.headers["token"]),
+            FadeIn(self.headers["score"]),
+            LaggedStart(
+                *(
+                    FadeIn(VGroup(name, score), shift=RIGHT * 0.2)
+                    for name, score in zip(names, self.score_mobs, strict=True)
+                ),
+                lag_ratio=0.25,
+            ),
+        )
 
     def show_scores(self) -> None:
+        scores = self.listed([fmt.number(s) for s in self.attention.scores])
+        with self.beat(self.caption("softmax.caption.scores", scores=scores)):
+            self.play(
+                LaggedStart(
+                    *(Indicate(score, color=style.QUERY) for score in self.score_mobs),
+                    lag_ratio=0.25,
+                )
+            )
+
+    def lay_out_scores(self) -> VGroup:
+        """The table's headers and, per token, its name and score; returns the names."""
         tokens = self.lesson.tokens
         self.row_height = min(MAX_ROW_HEIGHT, (ROWS_TOP - ROWS_BOTTOM) / len(tokens))
         self.headers = {
@@ -141,22 +160,11 @@ class Step4Softmax(LessonScene):
         names = token_names(tokens, width=TOKEN_WIDTH, height=self.row_height * 0.95)
         for i, name in enumerate(names):
             y = self.row_y(i)
-            score = math(fmt.number(self.attention.scores[i]))
+            score = figure(fmt.number(self.attention.scores[i]), bold=True)
             fit(score, SCORE_WIDTH, self.row_height * 0.8).move_to([SCORE_X, y, 0])
             level_with(name.move_to([TOKEN_LEFT, y, 0], aligned_edge=LEFT), score)
             self.score_mobs.append(score)
-        scores = self.listed([fmt.number(s) for s in self.attention.scores])
-        with self.beat(self.caption("softmax.caption.scores", scores=scores)):
-            self.play(FadeIn(self.headers["token"]), FadeIn(self.headers["score"]))
-            self.play(
-                LaggedStart(
-                    *(
-                        FadeIn(VGroup(name, score), shift=RIGHT * 0.2)
-                        for name, score in zip(names, self.score_mobs, strict=True)
-                    ),
-                    lag_ratio=0.25,
-                )
-            )
+        return names
 
     def exponentiate_first(self) -> None:
         a, token = self.attention, self.lesson.tokens[0]
@@ -197,15 +205,9 @@ class Step4Softmax(LessonScene):
                 self.pull_is_e_to_the_score(size),
             ),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.14)
-        # Beside the headline when it fits there (shrunk a little at most); else under the
-        # table, in full size, until the total needs the room.
-        corner = fit(note.copy(), RULE_WIDTH).to_corner(UP + RIGHT, buff=style.MARGIN + 0.05)
-        room = corner.get_left()[0] - self.heading_mob.get_right()[0]
-        if note.width <= RULE_WIDTH * RULE_SHRINK and room >= RULE_GAP:
-            note, self.rule_below = corner, None
-        else:
-            note.move_to([SHARE_RIGHT - note.width / 2, RULE_BELOW_TOP - note.height / 2, 0])
-            self.rule_below = note
+        # Under the table, clear of the headline, until the total needs the room.
+        note.move_to([SHARE_RIGHT - note.width / 2, RULE_BELOW_TOP - note.height / 2, 0])
+        self.rule_below: Mobject | None = note
         pair = self.pair_one_point_apart()
         if pair is None:
             caption = self.caption("softmax.caption.rule", factor=factor)
@@ -231,6 +233,7 @@ class Step4Softmax(LessonScene):
         total = text(self.say("softmax.word.total"), size=style.BODY_SIZE)
         line = fit(inline(total, self.total_mob), BUDGET_WIDTH + 0.3)
         line.move_to([BUDGET_LEFT, TOTAL_Y, 0], aligned_edge=LEFT)
+        self.total_line = line
         # The pull bars laid end to end: a line as long as the total, at the bars' own scale.
         widths = [bar.width for bar in self.bars]
         scale = min(1.0, BUDGET_WIDTH / sum(widths))
@@ -287,10 +290,24 @@ class Step4Softmax(LessonScene):
         colours = [style.token_colour(i) for i in range(len(tokens))]
         slices = budget_bar(a.weights, colours, width=BUDGET_WIDTH, height=BUDGET_HEIGHT)
         slices.move_to([BUDGET_LEFT, BUDGET_Y, 0], aligned_edge=LEFT)
-        whole = text(fmt.budget(BUDGET), size=style.SMALL_SIZE, colour=style.MUTED, bold=True)
-        whole.next_to(slices, UP, buff=0.12).align_to(slices, RIGHT)
+        whole = text(
+            self.say("softmax.line.slices", budget=fmt.budget(BUDGET)),
+            size=style.SMALL_SIZE,
+            colour=style.MUTED,
+            bold=True,
+        )
+        fit(whole, BUDGET_WIDTH).next_to(slices, UP, buff=0.12).align_to(slices, RIGHT)
         labels, leaders = self.budget_labels(slices)
         top = max(range(len(tokens)), key=lambda i: a.weights[i])
+        callout = text(
+            self.say(
+                "softmax.line.callout", share=fmt.share(a.weights[top]), token=tokens[top].short
+            ),
+            size=style.BODY_SIZE,
+            colour=style.token_colour(top),
+            bold=True,
+        )
+        fit(callout, BUDGET_WIDTH).move_to([BUDGET_LEFT, TOTAL_Y, 0], aligned_edge=LEFT)
         caption = self.caption(
             "softmax.caption.budget",
             budget=fmt.budget(BUDGET),
@@ -318,6 +335,8 @@ class Step4Softmax(LessonScene):
             self.play(
                 Indicate(labels[top], color=style.token_colour(top)),
                 Indicate(self.share_mobs[top], color=style.token_colour(top)),
+                FadeOut(self.total_line, shift=UP * 0.2),
+                FadeIn(callout, shift=UP * 0.2),
             )
 
     # pieces of beats ---------------------------------------------------------------------
