@@ -22,6 +22,7 @@ from manim import (
     Line,
     Mobject,
     Rectangle,
+    ReplacementTransform,
     TransformFromCopy,
     VGroup,
     Write,
@@ -30,7 +31,8 @@ from manim import (
 
 from attention_core import BUDGET, PULL_PER_SCORE_POINT, SCORE_STEP
 from attention_core import formatting as fmt
-from scenes.toolkit.figures import figure
+from scenes.toolkit.figures import Figure, figure
+from scenes.toolkit.score_table import ScoreTable
 
 from . import style
 from .base import LessonScene
@@ -75,7 +77,6 @@ BUDGET_HEIGHT = 0.45
 LABEL_DROP = 0.3  # from the bar's bottom to the labels' top, room for the leader lines
 LABEL_GAP = 0.4
 LABEL_PITCH = 0.38  # between the baselines of a label's share and its name
-RULE_BELOW_TOP = ROWS_BOTTOM - 0.2  # the rule-of-thumb note, under the table
 HEADER_GAP = 0.25  # the least room between two column headers
 
 
@@ -100,19 +101,37 @@ class Step4Softmax(LessonScene):
     # beats -------------------------------------------------------------------------------
 
     def show_heading(self) -> None:
-        """The heading comes in with the scores step 3 ended on, one per token."""
+        """The clip opens on step 3's table as it ended; the keys and the working leave, and
+        the names and scores slide to where this step needs them as the heading comes in."""
         names = self.lay_out_scores()
+        before = ScoreTable(self.lesson, self.attention, key_heading=self.say("score.word.key"))
+        self.add(before)
+        leaving = VGroup(
+            *(before.headers[column] for column in ("key", "dot", "divisor")),
+            *before.keys,
+            before.dots,
+            before.divisors,
+        )
+        staying = [
+            (before.headers["token"], self.headers["token"]),
+            (before.headers["score"], self.headers["score"]),
+            *zip(before.names, names, strict=True),
+            *zip(before.scores, self.score_mobs, strict=True),
+        ]
+        self.budget_frame = Rectangle(
+            width=BUDGET_WIDTH, height=BUDGET_HEIGHT, stroke_color=style.MUTED, stroke_width=2
+        ).move_to([BUDGET_LEFT, BUDGET_Y, 0], aligned_edge=LEFT)
+        self.budget_label = text(
+            fmt.budget(BUDGET), size=style.SMALL_SIZE, colour=style.MUTED, bold=True
+        )
+        self.budget_label.next_to(self.budget_frame, UP, buff=0.12).align_to(
+            self.budget_frame, RIGHT
+        )
         self.open_with_heading(
             self.caption("softmax.caption.heading"),
-            FadeIn(self.headers["token"]),
-            FadeIn(self.headers["score"]),
-            LaggedStart(
-                *(
-                    FadeIn(VGroup(name, score), shift=RIGHT * 0.2)
-                    for name, score in zip(names, self.score_mobs, strict=True)
-                ),
-                lag_ratio=0.25,
-            ),
+            FadeIn(self.budget_frame, self.budget_label),
+            FadeOut(leaving),
+            *(ReplacementTransform(old, new) for old, new in staying),
         )
 
     def show_scores(self) -> None:
@@ -195,19 +214,19 @@ class Step4Softmax(LessonScene):
         factor = fmt.pull(PULL_PER_SCORE_POINT)
         rule = self.say("softmax.line.rule", step=fmt.number(SCORE_STEP), factor=factor)
         size = style.MATH_SIZE * 0.75
-        note = VGroup(
-            text(
-                self.say("softmax.word.rule"), size=style.SMALL_SIZE, colour=style.MUTED, bold=True
-            ),
-            text(rule, size=style.SMALL_SIZE, colour=style.QUERY, bold=True),
-            inline(
-                text(self.say("softmax.word.pull_of"), size=size, colour=style.MUTED),
-                self.pull_is_e_to_the_score(size),
-            ),
-        ).arrange(DOWN, aligned_edge=LEFT, buff=0.14)
-        # Under the table, clear of the headline, until the total needs the room.
-        note.move_to([SHARE_RIGHT - note.width / 2, RULE_BELOW_TOP - note.height / 2, 0])
-        self.rule_below: Mobject | None = note
+        label = text(
+            self.say("softmax.word.rule"), size=style.SMALL_SIZE, colour=style.MUTED, bold=True
+        )
+        self.rule = text(rule, size=style.BODY_SIZE, colour=style.QUERY, bold=True)
+        why = inline(
+            text(self.say("softmax.word.pull_of"), size=size, colour=style.MUTED),
+            self.pull_is_e_to_the_score(size),
+        )
+        # One line between the table and the budget, clear of the headline, until the total
+        # needs the room.
+        note = fit(inline(label, self.rule, why, buff=0.4), BUDGET_WIDTH)
+        note.move_to([BUDGET_LEFT, TOTAL_Y, 0], aligned_edge=LEFT)
+        self.rule_note = note
         pair = self.pair_one_point_apart()
         if pair is None:
             caption = self.caption("softmax.caption.rule", factor=factor)
@@ -216,7 +235,7 @@ class Step4Softmax(LessonScene):
             caption = self.caption("softmax.caption.rule_pair", factor=factor, low=low, high=high)
         with self.beat(caption):
             self.play(FadeIn(note, shift=LEFT * 0.2))
-            self.play(Indicate(note[1], color=style.QUERY))
+            self.play(Indicate(self.rule, color=style.QUERY))
             if pair is not None:
                 self.show_one_point_apart(*pair)
 
@@ -245,8 +264,12 @@ class Step4Softmax(LessonScene):
             left += scale * width
         terms = self.total_mob[1:-2]
         with self.beat(self.caption("softmax.caption.total", total=fmt.pull(a.total))):
-            gone = [FadeOut(self.rule_below)] if self.rule_below is not None else []
-            self.play(Write(total), Write(self.total_mob[:1]), *gone, run_time=style.FAST)
+            self.play(
+                Write(total),
+                Write(self.total_mob[:1]),
+                FadeOut(self.rule_note),
+                run_time=style.FAST,
+            )
             self.play(
                 *(
                     TransformFromCopy(self.pull_mobs[i], terms[2 * i])
@@ -321,6 +344,7 @@ class Step4Softmax(LessonScene):
                     for piece, target in zip(self.line_up, slices, strict=True)
                 ),
                 FadeIn(whole, shift=LEFT * 0.3),
+                FadeOut(self.budget_label),
                 run_time=style.SLOW,
             )
             self.play(
@@ -342,9 +366,10 @@ class Step4Softmax(LessonScene):
     # pieces of beats ---------------------------------------------------------------------
 
     def grow_pulls(self, rows: Sequence[int], *, run_time: float) -> None:
-        """Each score flies into the pull column and counts up to e^score as its bar grows."""
+        """Each score lifts into the exponent of e in the pull column; e^score becomes a number
+        that counts up to the pull as its bar grows."""
         a = self.attention
-        starts = []
+        starts, powers = [], []
         for i in rows:
             y = self.row_y(i)
             height = min(0.3, self.row_height * 0.5)
@@ -354,9 +379,23 @@ class Step4Softmax(LessonScene):
             pull.next_to(bar, RIGHT, buff=0.12)
             self.bars.append(bar)
             self.pull_mobs.append(pull)
-            starts.append(TransformFromCopy(self.score_mobs[i], pull))
-            starts.append(FadeIn(bar))
+            e_to_the_score = power("e", fmt.number(a.scores[i]), size=PULL_SIZE)
+            fit(e_to_the_score, PULL_ROOM, self.row_height * 0.9)
+            e_to_the_score.move_to(pull, aligned_edge=LEFT)
+            powers.append(e_to_the_score)
+            starts += [
+                FadeIn(e_to_the_score[0]),
+                TransformFromCopy(self.score_mobs[i], e_to_the_score[1]),
+            ]
         self.play(*starts, run_time=style.NORMAL)
+        self.play(
+            *(
+                ReplacementTransform(e, self.pull_mobs[i])
+                for e, i in zip(powers, rows, strict=True)
+            ),
+            *(FadeIn(self.bars[i]) for i in rows),
+            run_time=style.FAST,
+        )
         for i in rows:
             self.bars[i].add_updater(self.follow_pull(i))
         self.play(
@@ -380,6 +419,7 @@ class Step4Softmax(LessonScene):
         return DecimalNumber(
             value,
             num_decimal_places=fmt.PULL_PLACES,
+            mob_class=Digit,  # type: ignore[arg-type]
             group_with_commas=False,
             font_size=size,
             color=style.TEXT,
@@ -526,3 +566,10 @@ def spread(
         )
         xs[i] = min(xs[i], ceiling)
     return xs
+
+
+class Digit(Figure):
+    """One character of a counting pull, in the house figures (DecimalNumber builds each)."""
+
+    def __init__(self, content: str, **_: object) -> None:
+        super().__init__(content, size=style.NUMBER_SIZE)

@@ -96,16 +96,24 @@ class Step6Rival(LessonScene):
     # beats -------------------------------------------------------------------------------
 
     def show_heading(self) -> None:
-        """The heading comes in with the budget as step 4 left it."""
+        """The heading comes in with the budget as step 4 left it and the output of step 5."""
         a, lesson = self.before, self.lesson
         colours = [style.token_colour(i) for i in range(len(lesson.tokens))]
         # A zero-width rival slice at the end lets this bar turn into the "after" bar.
         self.before_bar = self.bar([*a.weights, 0.0], [*colours, style.RIVAL], BEFORE_Y)
         before_tag = row_tag(self.say("rival.word.before"), BEFORE_Y)
+        self.output_tag = row_tag(self.say("common.word.output"), OUTPUT_Y)
+        self.output_columns = OutputColumns(
+            [a.output, self.after.output], lesson.answers, left=BAR_LEFT, right=RIGHT_X, y=OUTPUT_Y
+        )
+        self.output_mob, self.answer_mobs = self.output_columns.build(a.output)
         self.open_with_heading(
             self.caption("rival.caption.heading"),
             FadeIn(before_tag),
             FadeIn(self.before_bar, shift=RIGHT * 0.3),
+            FadeIn(self.output_tag),
+            FadeIn(self.output_mob, shift=UP * 0.2),
+            FadeIn(self.answer_mobs),
         )
         self.heading = self.heading_mob
 
@@ -114,11 +122,6 @@ class Step6Rival(LessonScene):
         top = self.outcome.top_token
         names = [t.short for t in lesson.tokens]
         self.before_labels = share_labels(self.before_bar, a.weights, names)
-        self.output_tag = row_tag(self.say("common.word.output"), OUTPUT_Y)
-        self.output_columns = OutputColumns(
-            [a.output, self.after.output], lesson.answers, left=BAR_LEFT, right=RIGHT_X, y=OUTPUT_Y
-        )
-        self.output_mob, self.answer_mobs = self.output_columns.build(a.output)
         caption = self.caption(
             "rival.caption.before",
             token=lesson.tokens[top].text,
@@ -127,11 +130,7 @@ class Step6Rival(LessonScene):
         )
         with self.beat(caption):
             self.play(LaggedStart(*(FadeIn(m) for m in self.before_labels if m), lag_ratio=0.2))
-            self.play(
-                FadeIn(self.output_tag),
-                FadeIn(self.output_mob, shift=UP * 0.2),
-                FadeIn(self.answer_mobs),
-            )
+            self.play(Indicate(self.output_mob, color=style.VALUE, scale_factor=1.05))
 
     def rival_arrives(self) -> None:
         rival = self.lesson.rival
