@@ -33,6 +33,7 @@ from attention_core import BUDGET, PULL_PER_SCORE_POINT, SCORE_STEP
 from attention_core import formatting as fmt
 from scenes.toolkit.figures import Figure, figure
 from scenes.toolkit.score_table import ScoreTable
+from scenes.toolkit.sums import SumLine
 
 from . import style
 from .base import LessonScene
@@ -43,7 +44,6 @@ from .helpers import (
     fit,
     inline,
     level_with,
-    math,
     power,
     text,
     token_names,
@@ -241,16 +241,14 @@ class Step4Softmax(LessonScene):
 
     def add_up_pulls(self) -> None:
         a = self.attention
-        pieces = ["="]
-        for pull in a.pulls:
-            pieces += [fmt.pull(pull), "+"]
-        pieces[-1] = "="
-        pieces.append(fmt.pull(a.total))
-        self.total_mob = math(*pieces)
-        for i in range(len(a.pulls)):
-            self.total_mob[1 + 2 * i].set_color(style.token_colour(i))
+        self.sum = SumLine(
+            [fmt.pull(p) for p in a.pulls],
+            fmt.pull(a.total),
+            colours=[style.token_colour(i) for i in range(len(a.pulls))],
+        )
         total = text(self.say("softmax.word.total"), size=style.BODY_SIZE)
-        line = fit(inline(total, self.total_mob), BUDGET_WIDTH + 0.3)
+        is_ = figure("=")
+        line = fit(inline(total, is_, self.sum), BUDGET_WIDTH + 0.3)
         line.move_to([BUDGET_LEFT, TOTAL_Y, 0], aligned_edge=LEFT)
         self.total_line = line
         # The pull bars laid end to end: a line as long as the total, at the bars' own scale.
@@ -262,28 +260,27 @@ class Step4Softmax(LessonScene):
             piece = self.bar(scale * width, BUDGET_HEIGHT, style.token_colour(i))
             self.line_up.add(piece.move_to([left, BUDGET_Y, 0], aligned_edge=LEFT))
             left += scale * width
-        terms = self.total_mob[1:-2]
         with self.beat(self.caption("softmax.caption.total", total=fmt.pull(a.total))):
             self.play(
                 Write(total),
-                Write(self.total_mob[:1]),
+                Write(is_),
                 FadeOut(self.rule_note),
                 run_time=style.FAST,
             )
             self.play(
                 *(
-                    TransformFromCopy(self.pull_mobs[i], terms[2 * i])
-                    for i in range(len(self.pull_mobs))
+                    TransformFromCopy(pull, term)
+                    for pull, term in zip(self.pull_mobs, self.sum.terms, strict=True)
                 ),
-                *(FadeIn(terms[2 * i + 1]) for i in range(len(self.pull_mobs) - 1)),
+                FadeIn(self.sum.pluses),
                 *(
                     TransformFromCopy(bar, piece)
                     for bar, piece in zip(self.bars, self.line_up, strict=True)
                 ),
                 run_time=style.SLOW,
             )
-            self.play(Write(self.total_mob[-2:]), run_time=style.NORMAL)
-            self.play(Indicate(self.total_mob[-1], color=style.QUERY))
+            self.play(Write(VGroup(self.sum.equals, self.sum.total)), run_time=style.NORMAL)
+            self.play(Indicate(self.sum.total, color=style.QUERY))
 
     def divide_first(self) -> None:
         a, token = self.attention, self.lesson.tokens[0]
@@ -468,15 +465,15 @@ class Step4Softmax(LessonScene):
         divisors, shares = VGroup(), VGroup()
         for i in rows:
             y = self.row_y(i)
-            divisor = text(f"÷ {fmt.pull(a.total)} =", size=style.SMALL_SIZE, colour=style.MUTED)
+            divisor = figure(f"÷ {fmt.pull(a.total)} =", size=style.SMALL_SIZE, colour=style.MUTED)
             fit(divisor, DIVIDE_WIDTH, self.row_height * 0.8)
             divisors.add(divisor.move_to([DIVIDE_LEFT, y, 0], aligned_edge=LEFT))
-            share = text(fmt.share(a.weights[i]), size=style.SMALL_SIZE, bold=True)
+            share = figure(fmt.share(a.weights[i]), size=style.SMALL_SIZE, bold=True)
             fit(share, SHARE_WIDTH, self.row_height * 0.8)
             shares.add(share.move_to([SHARE_RIGHT, y, 0], aligned_edge=RIGHT))
             self.share_mobs.append(share)
         self.play(
-            *(TransformFromCopy(self.total_mob[-1], divisor) for divisor in divisors),
+            *(TransformFromCopy(self.sum.total, divisor) for divisor in divisors),
             run_time=run_time,
         )
         self.play(
@@ -496,7 +493,7 @@ class Step4Softmax(LessonScene):
         a, tokens = self.attention, self.lesson.tokens
         labels = VGroup()
         for i, token in enumerate(tokens):
-            share = text(
+            share = figure(
                 fmt.share(a.weights[i]),
                 size=style.SMALL_SIZE,
                 colour=style.token_colour(i),
@@ -504,7 +501,7 @@ class Step4Softmax(LessonScene):
             )
             name = text(token.short, size=style.SMALL_SIZE, colour=style.MUTED)
             # Two lines on fixed baselines, so that "open" and "closed" sit level.
-            name.move_to(share).shift(UP * (baseline(share) - LABEL_PITCH - baseline(name)))
+            name.move_to(share).shift(UP * (share.baseline - LABEL_PITCH - baseline(name)))
             labels.add(VGroup(share, name))
         room = BUDGET_WIDTH + 0.4 - LABEL_GAP * (len(labels) - 1)  # the gaps do not shrink
         needed = sum(label.width for label in labels)
