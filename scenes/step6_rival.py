@@ -28,7 +28,6 @@ from attention_core import formatting as fmt
 from scenes import style
 from scenes.base import LessonScene
 from scenes.helpers import (
-    VectorMob,
     balanced_paragraph,
     baseline,
     budget_bar,
@@ -36,10 +35,9 @@ from scenes.helpers import (
     math,
     option_cards,
     text,
-    vector_mob,
 )
 from scenes.toolkit.dot_product import DotProduct, column_gap
-from scenes.toolkit.figures import figure
+from scenes.toolkit.figures import FigureVector, figure
 from scenes.toolkit.vectors import CELL_HEIGHT, VectorCells, cell_width
 
 __all__ = ["Step6Rival"]
@@ -394,7 +392,7 @@ class OutputColumns:
     ) -> None:
         self.answers = answers
         self.y = y
-        samples = [vector_mob([fmt.output_entry(x) for x in out], style.VALUE) for out in outputs]
+        samples = [self.vector(out) for out in outputs]
         names = [text(answer, size=style.SMALL_SIZE, colour=style.MUTED) for answer in answers]
         natural = [
             max(n.width, *(s.entries[j].width for s in samples)) for j, n in enumerate(names)
@@ -411,8 +409,12 @@ class OutputColumns:
             self.centres.append(x + step / 2)
             x += step
 
-    def build(self, values: Sequence[float]) -> tuple[VectorMob, VGroup]:
-        vector = vector_mob([fmt.output_entry(x) for x in values], style.VALUE)
+    @staticmethod
+    def vector(values: Sequence[float]) -> FigureVector:
+        return FigureVector([fmt.output_entry(x) for x in values], colour=style.VALUE)
+
+    def build(self, values: Sequence[float]) -> tuple[FigureVector, VGroup]:
+        vector = self.vector(values)
         vector.scale(self.scale).move_to([0, self.y, 0])
         spread(vector, self.centres)
         names = VGroup(
@@ -424,16 +426,14 @@ class OutputColumns:
         return vector, names
 
 
-def spread(vector: VectorMob, centres: Sequence[float]) -> Mobject:
+def spread(vector: FigureVector, centres: Sequence[float]) -> Mobject:
     """Move a vector's entries to the given x positions, commas and brackets following."""
     entries = vector.entries
     for entry, x in zip(entries, centres, strict=True):
         entry.set_x(x)
-    pieces = list(vector.submobjects)
-    for i in range(1, len(pieces) - 1, 2):
-        comma = pieces[i + 1]
-        if i + 1 < len(pieces) - 1:
-            comma.set_x(pieces[i].get_right()[0] + 0.05 + comma.width / 2)
-    pieces[0].set_x(entries[0].get_left()[0] - 0.12 - pieces[0].width / 2)
-    pieces[-1].set_x(entries[-1].get_right()[0] + 0.12 + pieces[-1].width / 2)
+    for entry, comma in zip(entries, vector.commas, strict=False):
+        comma.set_x(entry.get_right()[0] + 0.05 + comma.width / 2)
+    opening, closing = vector.brackets
+    opening.set_x(entries[0].get_left()[0] - 0.12 - opening.width / 2)
+    closing.set_x(entries[-1].get_right()[0] + 0.12 + closing.width / 2)
     return vector

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 
 import numpy as np
-from manim import MarkupText
+from manim import MarkupText, VGroup
 
 from scenes import style
 
-__all__ = ["Figure", "figure"]
+__all__ = ["Figure", "FigureVector", "figure"]
 
 
 class Figure(MarkupText):
@@ -57,3 +58,24 @@ def figure(
 ) -> Figure:
     """A number as the viewer reads it in a table, a bar, a sum or a share."""
     return Figure(content, size=size, colour=colour, bold=bold)
+
+
+class FigureVector(Figure):
+    """A vector written out, ``[0.84, 0.11, 0.00]``, as one line of figures whose parts can be
+    picked by name: ``entries`` (one group of glyphs each), ``commas`` and ``brackets``."""
+
+    def __init__(
+        self, entries: Sequence[str], *, size: float = style.NUMBER_SIZE, colour: str = style.TEXT
+    ) -> None:
+        super().__init__("[" + ", ".join(entries) + "]", size=size, colour=colour)
+        glyphs = list(self.submobjects)  # one per character that is not a space
+        self.entries, self.commas = VGroup(), VGroup()
+        at = 1  # after the opening bracket
+        for entry in entries:
+            length = len(entry.replace(" ", ""))
+            self.entries.add(VGroup(*glyphs[at : at + length]))
+            at += length
+            if at < len(glyphs) - 1:
+                self.commas.add(glyphs[at])
+                at += 1
+        self.brackets = VGroup(glyphs[0], glyphs[-1])

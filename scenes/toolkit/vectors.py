@@ -28,6 +28,7 @@ def cell_width(*vectors: Sequence[float], size: float = style.NUMBER_SIZE) -> fl
 class VectorCells(VGroup):
     """A vector as a row of cells in its role's colour, each shaded by its entry's size.
 
+    ``texts`` are the entries as shown, ``fmt.number`` of each value unless given.
     ``peak`` is the size that shades fullest: give every vector in sight the same, so their
     shades compare. ``cells[j]`` is ``VGroup(box, entry)``; ``boxes`` and ``entries`` hold
     them by kind, so a scene can light up a cell, shrink it, or fly its number elsewhere.
@@ -43,6 +44,7 @@ class VectorCells(VGroup):
         gap: float = CELL_GAP,
         peak: float | None = None,
         size: float = style.NUMBER_SIZE,
+        texts: Sequence[str] | None = None,
     ) -> None:
         super().__init__()
         self.values = [float(v) for v in values]
@@ -52,7 +54,8 @@ class VectorCells(VGroup):
         self.size = size
         self.peak = peak if peak is not None else max((abs(v) for v in self.values), default=0.0)
         self.boxes, self.entries = VGroup(), VGroup()
-        for value in self.values:
+        shown = texts if texts is not None else [fmt.number(v) for v in self.values]
+        for value, content in zip(self.values, shown, strict=True):
             box = RoundedRectangle(
                 corner_radius=0.06,
                 width=self.cell_width,
@@ -62,7 +65,7 @@ class VectorCells(VGroup):
                 fill_color=colour,
                 fill_opacity=shade(value, self.peak),
             )
-            entry = figure(fmt.number(value), size=size)
+            entry = figure(content, size=size)
             fit(entry, self.cell_width - CELL_PADDING / 2, height * 0.8).move_to(box)
             self.boxes.add(box)
             self.entries.add(entry)
