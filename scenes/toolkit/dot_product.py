@@ -91,8 +91,15 @@ class DotProduct(VGroup):
         a = attention
         self.query = query
         self.key = VectorCells(
-            a.keys[row], style.KEY, width=query.cell_width, gap=query.gap, peak=query.peak
+            a.keys[row],
+            style.KEY,
+            width=query.cell_width,
+            height=query.cell_height,
+            gap=query.gap,
+            peak=query.peak,
+            size=query.size,
         )
+        self.key.scale(query.width / query.natural_width)  # as much as the query was shrunk
         self.key.next_to(query, DOWN, buff=ROW_GAP).align_to(query, LEFT)
         y = self.key.get_bottom()[1] - PRODUCT_DROP
         size = query.size * query.width / query.natural_width

@@ -51,6 +51,7 @@ class VectorCells(VGroup):
         self.colour = colour
         self.cell_width = width if width is not None else cell_width(self.values, size=size)
         self.gap = gap
+        self.cell_height = height
         self.size = size
         self.peak = peak if peak is not None else max((abs(v) for v in self.values), default=0.0)
         self.boxes, self.entries = VGroup(), VGroup()
