@@ -18,6 +18,7 @@ from pathlib import Path
 from attention_core import (
     BUDGET,
     PULL_PER_SCORE_POINT,
+    SCALING_SECTION,
     SCORE_STEP,
     Attention,
     Lesson,
@@ -138,6 +139,8 @@ def _score(lesson: Lesson, a: Attention) -> list[str]:
         + say(lesson, "handout.line.score", d_k=fmt.number(a.d_k), root=fmt.number(a.root_d_k))
         + "</p>",
         _table(lesson, ["token", "key", "products", "dot", "root", "score"], rows),
+        f"<p class=muted>{say(lesson, 'score.line.why_title')} {say(lesson, 'score.line.why')} "
+        f"({say(lesson, 'score.line.why_source', section=SCALING_SECTION)})</p>",
         "</section>",
     ]
 
