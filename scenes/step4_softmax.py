@@ -70,6 +70,7 @@ ROWS_BOTTOM = -0.55
 MAX_ROW_HEIGHT = 0.8
 # Below the table: the total, then the one budget bar with its labels underneath.
 TOTAL_Y = -1.2
+CALLOUT_RISE = 0.12  # the callout, in the total's place, keeps clear of the line on the bar
 BUDGET_LEFT = -6.4
 BUDGET_WIDTH = 12.8
 BUDGET_Y = -2.2
@@ -327,7 +328,8 @@ class Step4Softmax(LessonScene):
             colour=style.token_colour(top),
             bold=True,
         )
-        fit(callout, BUDGET_WIDTH).move_to([BUDGET_LEFT, TOTAL_Y, 0], aligned_edge=LEFT)
+        callout_y = TOTAL_Y + CALLOUT_RISE
+        fit(callout, BUDGET_WIDTH).move_to([BUDGET_LEFT, callout_y, 0], aligned_edge=LEFT)
         caption = self.caption(
             "softmax.caption.budget",
             budget=fmt.budget(BUDGET),
