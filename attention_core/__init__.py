@@ -17,6 +17,7 @@ from .lesson import (
 from .maths import (
     BUDGET,
     PULL_PER_SCORE_POINT,
+    SCALING_SECTION,
     SCORE_STEP,
     Attention,
     QuizAnswer,
@@ -34,6 +35,7 @@ __all__ = [
     "BUDGET",
     "LIMITS",
     "PULL_PER_SCORE_POINT",
+    "SCALING_SECTION",
     "SCORE_STEP",
     "Attention",
     "Citation",

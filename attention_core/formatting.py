@@ -14,6 +14,7 @@ __all__ = [
     "option",
     "output",
     "output_entry",
+    "percent",
     "pull",
     "ratio",
     "rounded",
@@ -63,6 +64,11 @@ def pull(x: float) -> str:
 def share(w: float) -> str:
     """A weight as a share of the budget: ``84.4%``."""
     return _fixed(100 * w, 1) + "%"
+
+
+def percent(w: float) -> str:
+    """A weight as a whole percentage, as a headline rounds it: ``46%``."""
+    return _fixed(100 * w, 0) + "%"
 
 
 def budget(w: float) -> str:

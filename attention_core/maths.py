@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BUDGET",
     "PULL_PER_SCORE_POINT",
+    "SCALING_SECTION",
     "SCORE_STEP",
     "Attention",
     "QuizAnswer",
@@ -37,6 +38,8 @@ SCORE_STEP = 1.0
 """One point of score, the step in the rule of thumb "+1 score = ×e"."""
 PULL_PER_SCORE_POINT = math.exp(SCORE_STEP)
 """How many times harder a token pulls for each extra point of score: e ≈ 2.72."""
+SCALING_SECTION = "3.2.1"
+"""Where Vaswani et al. (2017) give the reason for dividing by √dₖ, cited beside it."""
 
 
 @dataclass(frozen=True)

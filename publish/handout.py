@@ -15,7 +15,7 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from attention_core import BUDGET, PULL_PER_SCORE_POINT, SCORE_STEP, Lesson
+from attention_core import BUDGET, PULL_PER_SCORE_POINT, SCALING_SECTION, SCORE_STEP, Lesson
 from attention_core import formatting as fmt
 from attention_core.worked import Quiz, Row, Worked, worked
 
@@ -121,6 +121,8 @@ def _score(w: Worked) -> list[str]:
         _step_heading(lesson, 1, "score"),
         f"<p>{say(lesson, 'handout.line.score', d_k=w.d_k, root=w.root_d_k)}</p>",
         _table(lesson, SCORED, [_scored(w, row) for row in w.before.rows]),
+        f"<p class=muted>{say(lesson, 'score.line.why_title')} {say(lesson, 'score.line.why')} "
+        f"({say(lesson, 'score.line.why_source', section=SCALING_SECTION)})</p>",
         "</section>",
     ]
 
@@ -171,12 +173,13 @@ def _mix(w: Worked) -> list[str]:
 def _rival(w: Worked) -> list[str]:
     lesson = w.lesson
     before = [r.share for r in w.before.rows]
+    left = fmt.percent(w.after.attention.weights[w.outcome.top_token])  # as the video's headline
     shares = [
         [_text(r.token), before[i] if i < len(before) else "—", f"<b>{r.share}</b>"]
         for i, r in enumerate(w.after.rows)
     ]
     return [
-        f"<section><h2>{say(lesson, 'rival.heading.title')}</h2>",
+        f"<section><h2>{say(lesson, 'rival.heading.title', share=left)}</h2>",
         f"<p>{say(lesson, 'handout.line.rival', text=w.rival.token, key=w.rival.key)}</p>",
         _table(lesson, SCORED, [_scored(w, w.rival)]),
         f"<p>{say(lesson, 'handout.line.split')}</p>",

@@ -6,12 +6,13 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, ClassVar
 
-from manim import Scene
+from manim import DOWN, Animation, FadeIn, Scene
 
 from attention_core import Attention, Lesson, attend, default_lesson
 from attention_core import formatting as fmt
 from scenes import style
 from scenes.beat import SILENT, BeatTiming, Caption, Narration, beat_id, hold
+from scenes.helpers import heading
 
 __all__ = ["LessonScene"]
 
@@ -84,6 +85,13 @@ class LessonScene(Scene):
 
     def setup(self) -> None:
         self.camera.background_color = style.BACKGROUND
+
+    def open_with_heading(self, caption: Caption, *first: Animation) -> None:
+        """The first beat: the heading comes in together with the step's first content, so it
+        is never alone on screen. The heading stays as ``self.heading_mob``."""
+        self.heading_mob = heading(self.kicker, self.title)
+        with self.beat(caption):
+            self.play(FadeIn(self.heading_mob, shift=DOWN * 0.2), *first)
 
     @contextmanager
     def beat(self, caption: Caption | str) -> Iterator[None]:

@@ -23,13 +23,13 @@ from manim import (
 
 from attention_core import Token
 from scenes import style
+from scenes.toolkit.figures import Figure
 
 __all__ = [
     "balanced_paragraph",
     "baseline",
     "budget_bar",
     "column_header",
-    "dot_working",
     "fit",
     "heading",
     "inline",
@@ -38,7 +38,6 @@ __all__ = [
     "option_cards",
     "paragraph",
     "power",
-    "root_dk_working",
     "sentence",
     "text",
     "token_names",
@@ -96,25 +95,6 @@ def column_header(content: str, *, colour: str = style.MUTED) -> Text:
     return text(content, size=style.SMALL_SIZE, colour=colour, bold=True)
 
 
-def dot_working(query: Sequence[str], key: Sequence[str], *then: str) -> MathTex:
-    """``q₁ × k₁ + … + q_d × k_d =`` followed by ``then``. Piece ``4j`` is the query's entry j,
-    in the query's colour, and piece ``4j + 2`` the key's, so each can fly in from its vector."""
-    pieces: list[str] = []
-    for q, k in zip(query, key, strict=True):
-        pieces += [q, r"\times", k, "+"]
-    pieces[-1] = "="
-    products = math(*pieces, *then)
-    for j in range(len(query)):
-        products[4 * j].set_color(style.QUERY)
-        products[4 * j + 2].set_color(style.KEY)
-    return products
-
-
-def root_dk_working(dot: str, d_k: str, root: str, score: str) -> MathTex:
-    """``dot ÷ √dₖ = dot ÷ root = score``: piece 6 is the root, the last piece the score."""
-    return math(dot, r"\div", rf"\sqrt{{{d_k}}}", "=", dot, r"\div", root, "=", score)
-
-
 def fit(mob: Mobject, width: float, height: float | None = None) -> Mobject:
     """Shrink a mobject to fit a box, never enlarging it."""
     factor = min(1.0, width / max(mob.width, 1e-6))
@@ -140,11 +120,6 @@ def budget_bar(
         )
     ).arrange(RIGHT, buff=0)
     return slices
-
-
-def column_positions(widths: Sequence[float], left: float) -> np.ndarray:
-    """The x of each column's left edge for columns of the given widths."""
-    return left + np.concatenate([[0.0], np.cumsum(widths)[:-1]])
 
 
 # Latin, Greek and Cyrillic letters that hang below the baseline.
@@ -404,7 +379,9 @@ def inline(*pieces: Mobject, buff: float = 0.18) -> VGroup:
 
 
 def any_baseline(piece: Mobject) -> float:
-    """The baseline of a text, a formula or a group of them (that of its first part)."""
+    """The baseline of a text, a figure, a formula or a group of them (that of its first part)."""
+    if isinstance(piece, Figure):
+        return piece.baseline
     if isinstance(piece, Text):
         return baseline(piece)
     if isinstance(piece, VGroup) and not isinstance(piece, MathTex) and len(piece):

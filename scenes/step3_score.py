@@ -11,39 +11,32 @@ from manim import (
     FadeOut,
     Indicate,
     LaggedStart,
-    SurroundingRectangle,
     TransformFromCopy,
     VGroup,
-    Write,
 )
 
+from attention_core import SCALING_SECTION
 from attention_core import formatting as fmt
 from scenes import style
 from scenes.base import LessonScene
-from scenes.helpers import (
-    balanced_paragraph,
-    column_header,
-    column_positions,
-    dot_working,
-    fit,
-    heading,
-    math,
-    root_dk_working,
-    text,
-    vector_mob,
-)
+from scenes.helpers import balanced_paragraph, fit, inline, math, text
+from scenes.toolkit.dot_product import DotProduct, column_gap
+from scenes.toolkit.figures import figure
+from scenes.toolkit.score_table import LEFT_X, RIGHT_X, ScoreTable
+from scenes.toolkit.vectors import VectorCells, cell_width
 
 __all__ = ["Step3Score"]
 
-COLUMNS = (4.9, 3.7, 1.5, 1.5, 1.3)  # token, key, q·k, ÷√dₖ, score
-TABLE_LEFT = -6.6
-TABLE_TOP = 0.95
-TABLE_BOTTOM = -2.2
-WORK_Y = -3.1
-QUERY_LINE_WIDTH = 13.2  # the question, then q and dₖ, under the heading
-QUERY_LINE_TOP = 2.45  # just under the heading's descenders
-QUERY_LINE_HEIGHT = 0.75  # two lines of small type, clear of the table's header
+WIDTH = RIGHT_X - LEFT_X
+QUESTION_TOP = 2.45  # just under the heading's descenders
+QUESTION_HEIGHT = 0.7  # two lines of small type, clear of the table's header
 QUESTION_GAP = 0.6
+WORK_TOP = -1.4  # the query's cells, with the key's and the working under them
+WORK_LEFT = -5.9  # right of the q and k labels
+FLOOR = -3.8  # the working's lowest line stays above this
+FITTING_ROUNDS = 4
+WORK_CELL_HEIGHT = 0.62
+NOTE_Y = -2.6  # the caveat, and later the reason for ÷ √dₖ, in the working's place
 
 
 class Step3Score(LessonScene):
@@ -54,138 +47,123 @@ class Step3Score(LessonScene):
     move = 1
 
     def construct(self) -> None:
+        self.table = ScoreTable(self.lesson, self.attention, key_heading=self.say("score.word.key"))
         self.show_heading()
-        self.show_query()
-        self.list_keys()
-        self.dot_key(0, run_time=style.NORMAL)
+        self.lay_out_query()
+        self.point_at_keys()
+        self.dot_key(0, run_time=style.SLOW)
         for row in range(1, len(self.lesson.tokens)):
-            self.dot_key(row, run_time=style.FAST)
+            self.dot_key(row, run_time=style.NORMAL)
         self.explain_root_dk()
 
     # beats -------------------------------------------------------------------------------
 
     def show_heading(self) -> None:
-        with self.beat(self.caption("score.caption.heading")):
-            self.play(FadeIn(heading(self.kicker, self.title), shift=DOWN * 0.2))
-
-    def show_query(self) -> None:
+        """The heading comes in with the question, the query and the toy setup's caveat."""
         lesson = self.lesson
         question = text(lesson.question, size=style.BODY_SIZE)
-        self.query_mob = vector_mob([fmt.number(x) for x in lesson.query], style.QUERY)
-        query_line = VGroup(
-            math("q =", colour=style.QUERY),
-            self.query_mob,
-            math(r"d_k =", fmt.number(lesson.d_k), colour=style.MUTED),
+        self.query_text = figure(fmt.vector(lesson.query), colour=style.QUERY)
+        d_k = inline(
+            math(r"d_k =", colour=style.MUTED), figure(fmt.number(lesson.d_k), colour=style.MUTED)
         )
-        query_line.arrange(RIGHT, buff=0.25)
-        query_line[2].shift(RIGHT * 0.3)
-        room = QUERY_LINE_WIDTH - QUESTION_GAP - query_line.width
+        query_line = inline(math("q =", colour=style.QUERY), self.query_text, d_k, buff=0.25)
+        d_k.shift(RIGHT * 0.3)
+        room = WIDTH - QUESTION_GAP - query_line.width
         if question.width > room:  # a long question wraps rather than shrinking the query
             question = balanced_paragraph(lesson.question, room, size=style.SMALL_SIZE)
         line = VGroup(question, query_line).arrange(RIGHT, buff=QUESTION_GAP)
-        fit(line, QUERY_LINE_WIDTH, QUERY_LINE_HEIGHT).to_edge(LEFT, buff=0.6)
-        line.shift(UP * (QUERY_LINE_TOP - line.get_top()[1]))
+        fit(line, WIDTH, QUESTION_HEIGHT)
+        line.shift([LEFT_X - line.get_left()[0], QUESTION_TOP - line.get_top()[1], 0])
+        self.caveat = balanced_paragraph(
+            self.say("score.line.caveat", d_k=fmt.number(lesson.d_k)),
+            WIDTH,
+            colour=style.MUTED,
+        )
+        self.caveat.move_to([0, NOTE_Y, 0])
+        table = self.table
+        rows = [VGroup(name, key) for name, key in zip(table.names, table.keys, strict=True)]
+        self.open_with_heading(
+            self.caption("score.caption.heading"),
+            FadeIn(line, shift=DOWN * 0.2),
+            FadeIn(VGroup(*table.headers.values())),
+            LaggedStart(*(FadeIn(row, shift=RIGHT * 0.2) for row in rows), lag_ratio=0.25),
+            FadeIn(self.caveat, shift=UP * 0.2),
+        )
+
+    def lay_out_query(self) -> None:
+        """The query unfolds into cells where the dot products will be worked out."""
+        a = self.attention
+        width = max(WORK_CELL_HEIGHT, cell_width(a.query, *a.keys, size=style.WORKING_SIZE))
+        products = [fmt.factor(p) for row in a.products for p in row]
+        self.query = VectorCells(
+            a.query,
+            style.QUERY,
+            width=width,
+            height=WORK_CELL_HEIGHT,
+            gap=column_gap(width, products, size=style.WORKING_SIZE),
+            peak=self.peak,
+            size=style.WORKING_SIZE,
+        )
+        self.query.move_to([WORK_LEFT, WORK_TOP, 0], aligned_edge=UP + LEFT)
+        # Every row's working must fit between the table and the frame's foot; the first,
+        # centred in the frame, sets where the query sits.
+        for _ in range(FITTING_ROUNDS):  # the gaps between lines do not shrink with the type
+            works = self.workings()
+            span = VGroup(self.query, works)
+            factor = min(1.0, (WORK_TOP - FLOOR) / span.height, (RIGHT_X - WORK_LEFT) / span.width)
+            if factor == 1.0:
+                break
+            self.query.scale(factor * 0.98, about_point=self.query.get_corner(UP + LEFT))
+        works = self.workings()
+        room = RIGHT_X - works.get_right()[0]
+        self.query.shift(
+            RIGHT * max(WORK_LEFT - self.query.get_left()[0], min(-works[0].get_x(), room))
+        )
+        q_label = math("q", colour=style.QUERY).next_to(self.query, LEFT, buff=0.3)
+        self.k_label = math("k", colour=style.KEY)
         caption = self.caption(
             "score.caption.query",
-            question=lesson.question,
-            query=fmt.vector(lesson.query),
-            d_k=fmt.number(lesson.d_k),
+            question=self.lesson.question,
+            query=fmt.vector(a.query),
+            d_k=fmt.number(a.d_k),
         )
         with self.beat(caption):
-            self.play(Write(question))
-            self.play(FadeIn(query_line, shift=UP * 0.2))
-
-    def list_keys(self) -> None:
-        tokens = self.lesson.tokens
-        x = column_positions(COLUMNS, TABLE_LEFT)
-        self.row_height = min(0.75, (TABLE_TOP - TABLE_BOTTOM) / len(tokens))
-        header = VGroup(
-            column_header(self.say("common.word.token")),
-            column_header(self.say("score.word.key"), colour=style.KEY),
-            math(r"q \cdot k", size=style.MATH_SIZE * 0.8, colour=style.MUTED),
-            math(r"\div \sqrt{d_k}", size=style.MATH_SIZE * 0.8, colour=style.MUTED),
-            column_header(self.say("common.word.score")),
-        )
-        for column, cell in enumerate(header):
-            cell.move_to([x[column] + 0.1, TABLE_TOP + 0.45, 0], aligned_edge=LEFT)
-        self.key_mobs = []
-        rows = VGroup()
-        for i, token in enumerate(tokens):
-            y = self.row_y(i)
-            name = text(token.text, size=style.SMALL_SIZE, colour=style.token_colour(i))
-            fit(name, COLUMNS[0] - 0.2).move_to([x[0] + 0.1, y, 0], aligned_edge=LEFT)
-            key = vector_mob([fmt.number(k) for k in token.key], style.KEY)
-            fit(key, COLUMNS[1] - 0.2, self.row_height * 0.9)
-            key.move_to([x[1] + 0.1, y, 0], aligned_edge=LEFT)
-            self.key_mobs.append(key)
-            rows.add(VGroup(name, key))
-        with self.beat(self.caption("score.caption.keys")):
-            self.play(FadeIn(header))
             self.play(
-                LaggedStart(*(FadeIn(row, shift=RIGHT * 0.2) for row in rows), lag_ratio=0.25)
+                FadeOut(self.caveat, shift=DOWN * 0.2),
+                TransformFromCopy(self.query_text, self.query),
+                FadeIn(q_label),
+                run_time=style.SLOW,
             )
 
+    def point_at_keys(self) -> None:
+        keys = self.table.keys
+        with self.beat(self.caption("score.caption.keys")):
+            self.play(LaggedStart(*(Indicate(key, color=style.KEY) for key in keys), lag_ratio=0.2))
+
     def dot_key(self, row: int, *, run_time: float) -> None:
-        """Animate q · k for one token: products one by one, their sum, then ÷ √dₖ."""
-        a = self.attention
-        products = dot_working(
-            [fmt.factor(q) for q in a.query],
-            [fmt.factor(k) for k in a.keys[row]],
-            " + ".join(fmt.factor(p) for p in a.products[row]),
-            "=",
-            fmt.number(a.dots[row]),
-        )
-        scaled = root_dk_working(
-            fmt.number(a.dots[row]),
-            fmt.number(a.d_k),
-            fmt.number(a.root_d_k),
-            fmt.number(a.scores[row]),
-        )
-        work = VGroup(products, scaled).arrange(RIGHT, buff=0.6)
-        fit(work, 13.4).move_to([0, WORK_Y, 0])
-        marker = SurroundingRectangle(VGroup(self.key_mobs[row]), color=style.KEY, buff=0.08)
-        token = self.lesson.tokens[row]
+        """q · k for one token, done to the vectors; the result travels into the table."""
+        a, table = self.attention, self.table
+        work = self.working(row)
+        self.k_label.next_to(work.key, LEFT, buff=0.3).set_x(self.query.get_left()[0] - 0.45)
         caption = self.caption(
             "score.caption.dot",
-            token=token.text,
+            token=self.lesson.tokens[row].text,
             dot=fmt.number(a.dots[row]),
             root=fmt.number(a.root_d_k),
             score=fmt.number(a.scores[row]),
         )
         with self.beat(caption):
-            self.play(FadeIn(marker), run_time=run_time / 2)
-            for j in range(a.d_k):
-                self.play(
-                    TransformFromCopy(self.query_mob.entries[j], products[4 * j]),
-                    TransformFromCopy(self.key_mobs[row].entries[j], products[4 * j + 2]),
-                    FadeIn(products[4 * j + 1]),
-                    run_time=run_time / 2 if row == 0 else run_time / a.d_k,
-                )
-                self.add(products[4 * j + 3])
-            self.play(Write(products[4 * a.d_k :]), run_time=run_time)
-            self.play(Write(scaled), run_time=run_time)
-            self.fill_row(row, products[-1], scaled[6], scaled[-1], run_time=run_time)
-            self.play(FadeOut(work), FadeOut(marker), run_time=run_time / 2)
-
-    def fill_row(self, row, dot_mob, root_mob, score_mob, *, run_time: float) -> None:
-        a = self.attention
-        x = column_positions(COLUMNS, TABLE_LEFT)
-        y = self.row_y(row)
-        cells = VGroup(
-            math(fmt.number(a.dots[row])),
-            math(r"\div", fmt.number(a.root_d_k), colour=style.MUTED),
-            math(fmt.number(a.scores[row])),
-        )
-        for column, cell in zip((2, 3, 4), cells, strict=True):
-            fit(cell, COLUMNS[column] - 0.2, self.row_height * 0.8)
-            cell.move_to([x[column] + 0.1, y, 0], aligned_edge=LEFT)
-        self.play(
-            TransformFromCopy(dot_mob, cells[0]),
-            TransformFromCopy(root_mob, cells[1]),
-            TransformFromCopy(score_mob, cells[2]),
-            run_time=run_time,
-        )
-        self.play(Indicate(cells[2], color=style.QUERY), run_time=run_time)
+            if row == 0:
+                self.play(FadeIn(self.k_label), run_time=style.FAST)
+            work.play(self, table.keys[row], run_time=run_time)
+            self.play(
+                TransformFromCopy(work.dot, table.dots[row]),
+                TransformFromCopy(work.division.over_root_d_k, table.divisors[row]),
+                TransformFromCopy(work.score, table.score(row)),
+                run_time=run_time,
+            )
+            self.play(Indicate(table.score(row), color=style.QUERY), run_time=style.FAST)
+            self.play(FadeOut(work), run_time=style.FAST)
 
     def explain_root_dk(self) -> None:
         why = VGroup(
@@ -195,13 +173,31 @@ class Step3Score(LessonScene):
                 colour=style.QUERY,
                 bold=True,
             ),
-            balanced_paragraph(self.say("score.line.why"), 13.4, colour=style.MUTED),
-        ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
-        fit(why, 13.4).move_to([0, WORK_Y, 0])
+            balanced_paragraph(self.say("score.line.why"), WIDTH, colour=style.TEXT),
+            text(
+                self.say("score.line.why_source", section=SCALING_SECTION),
+                size=style.SMALL_SIZE,
+                colour=style.MUTED,
+            ),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
+        fit(why, WIDTH).move_to([0, NOTE_Y, 0])
+        work_area = [m for m in self.mobjects if m.get_top()[1] < WORK_TOP + 0.05]
         with self.beat(self.caption("score.caption.why")):
+            self.play(*(FadeOut(m) for m in work_area), run_time=style.FAST)
             self.play(FadeIn(why, shift=UP * 0.2))
 
     # layout ------------------------------------------------------------------------------
 
-    def row_y(self, row: int) -> float:
-        return TABLE_TOP - self.row_height * (row + 0.5)
+    def workings(self) -> VGroup:
+        """Every row's dot product, laid out under the query where it stands now."""
+        rows = range(len(self.lesson.tokens))
+        return VGroup(*(self.working(row) for row in rows))
+
+    def working(self, row: int) -> DotProduct:
+        return DotProduct(self.query, self.attention, row, width=RIGHT_X - WORK_LEFT)
+
+    @property
+    def peak(self) -> float:
+        """The largest query or key entry: it shades fullest, in every vector of the step."""
+        a = self.attention
+        return float(max(abs(x) for v in (a.query, *a.keys) for x in v))

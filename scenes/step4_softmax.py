@@ -22,6 +22,7 @@ from manim import (
     Line,
     Mobject,
     Rectangle,
+    ReplacementTransform,
     TransformFromCopy,
     VGroup,
     Write,
@@ -37,14 +38,15 @@ from scenes.helpers import (
     budget_bar,
     column_header,
     fit,
-    heading,
     inline,
     level_with,
-    math,
     power,
     text,
     token_names,
 )
+from scenes.toolkit.figures import Figure, figure
+from scenes.toolkit.score_table import ScoreTable
+from scenes.toolkit.sums import SumLine
 
 __all__ = ["Step4Softmax"]
 
@@ -67,6 +69,7 @@ ROWS_BOTTOM = -0.55
 MAX_ROW_HEIGHT = 0.8
 # Below the table: the total, then the one budget bar with its labels underneath.
 TOTAL_Y = -1.2
+CALLOUT_RISE = 0.12  # the callout, in the total's place, keeps clear of the line on the bar
 BUDGET_LEFT = -6.4
 BUDGET_WIDTH = 12.8
 BUDGET_Y = -2.2
@@ -74,10 +77,6 @@ BUDGET_HEIGHT = 0.45
 LABEL_DROP = 0.3  # from the bar's bottom to the labels' top, room for the leader lines
 LABEL_GAP = 0.4
 LABEL_PITCH = 0.38  # between the baselines of a label's share and its name
-RULE_WIDTH = 2.9  # the rule-of-thumb note sits in the top-right corner, beside the heading
-RULE_GAP = 0.1  # kept between the headline and the note
-RULE_SHRINK = 1.1  # the most the note may be shrunk to fit the corner
-RULE_BELOW_TOP = ROWS_BOTTOM - 0.2  # where the note goes when the headline leaves no room
 HEADER_GAP = 0.25  # the least room between two column headers
 
 
@@ -102,11 +101,51 @@ class Step4Softmax(LessonScene):
     # beats -------------------------------------------------------------------------------
 
     def show_heading(self) -> None:
-        self.heading_mob = heading(self.kicker, self.title)  # the rule of thumb avoids it
-        with self.beat(self.caption("softmax.caption.heading")):
-            self.play(FadeIn(self.heading_mob, shift=DOWN * 0.2))
+        """The clip opens on step 3's table as it ended; the keys and the working leave, and
+        the names and scores slide to where this step needs them as the heading comes in."""
+        names = self.lay_out_scores()
+        before = ScoreTable(self.lesson, self.attention, key_heading=self.say("score.word.key"))
+        self.add(before)
+        leaving = VGroup(
+            *(before.headers[column] for column in ("key", "dot", "divisor")),
+            *before.keys,
+            before.dots,
+            before.divisors,
+        )
+        staying = [
+            (before.headers["token"], self.headers["token"]),
+            (before.headers["score"], self.headers["score"]),
+            *zip(before.names, names, strict=True),
+            *zip(before.scores, self.score_mobs, strict=True),
+        ]
+        self.budget_frame = Rectangle(
+            width=BUDGET_WIDTH, height=BUDGET_HEIGHT, stroke_color=style.MUTED, stroke_width=2
+        ).move_to([BUDGET_LEFT, BUDGET_Y, 0], aligned_edge=LEFT)
+        self.budget_label = text(
+            fmt.budget(BUDGET), size=style.SMALL_SIZE, colour=style.MUTED, bold=True
+        )
+        self.budget_label.next_to(self.budget_frame, UP, buff=0.12).align_to(
+            self.budget_frame, RIGHT
+        )
+        self.open_with_heading(
+            self.caption("softmax.caption.heading"),
+            FadeIn(self.budget_frame, self.budget_label),
+            FadeOut(leaving),
+            *(ReplacementTransform(old, new) for old, new in staying),
+        )
 
     def show_scores(self) -> None:
+        scores = self.listed([fmt.number(s) for s in self.attention.scores])
+        with self.beat(self.caption("softmax.caption.scores", scores=scores)):
+            self.play(
+                LaggedStart(
+                    *(Indicate(score, color=style.QUERY) for score in self.score_mobs),
+                    lag_ratio=0.25,
+                )
+            )
+
+    def lay_out_scores(self) -> VGroup:
+        """The table's headers and, per token, its name and score; returns the names."""
         tokens = self.lesson.tokens
         self.row_height = min(MAX_ROW_HEIGHT, (ROWS_TOP - ROWS_BOTTOM) / len(tokens))
         self.headers = {
@@ -140,22 +179,11 @@ class Step4Softmax(LessonScene):
         names = token_names(tokens, width=TOKEN_WIDTH, height=self.row_height * 0.95)
         for i, name in enumerate(names):
             y = self.row_y(i)
-            score = math(fmt.number(self.attention.scores[i]))
+            score = figure(fmt.number(self.attention.scores[i]), bold=True)
             fit(score, SCORE_WIDTH, self.row_height * 0.8).move_to([SCORE_X, y, 0])
             level_with(name.move_to([TOKEN_LEFT, y, 0], aligned_edge=LEFT), score)
             self.score_mobs.append(score)
-        scores = self.listed([fmt.number(s) for s in self.attention.scores])
-        with self.beat(self.caption("softmax.caption.scores", scores=scores)):
-            self.play(FadeIn(self.headers["token"]), FadeIn(self.headers["score"]))
-            self.play(
-                LaggedStart(
-                    *(
-                        FadeIn(VGroup(name, score), shift=RIGHT * 0.2)
-                        for name, score in zip(names, self.score_mobs, strict=True)
-                    ),
-                    lag_ratio=0.25,
-                )
-            )
+        return names
 
     def exponentiate_first(self) -> None:
         a, token = self.attention, self.lesson.tokens[0]
@@ -186,25 +214,19 @@ class Step4Softmax(LessonScene):
         factor = fmt.pull(PULL_PER_SCORE_POINT)
         rule = self.say("softmax.line.rule", step=fmt.number(SCORE_STEP), factor=factor)
         size = style.MATH_SIZE * 0.75
-        note = VGroup(
-            text(
-                self.say("softmax.word.rule"), size=style.SMALL_SIZE, colour=style.MUTED, bold=True
-            ),
-            text(rule, size=style.SMALL_SIZE, colour=style.QUERY, bold=True),
-            inline(
-                text(self.say("softmax.word.pull_of"), size=size, colour=style.MUTED),
-                self.pull_is_e_to_the_score(size),
-            ),
-        ).arrange(DOWN, aligned_edge=LEFT, buff=0.14)
-        # Beside the headline when it fits there (shrunk a little at most); else under the
-        # table, in full size, until the total needs the room.
-        corner = fit(note.copy(), RULE_WIDTH).to_corner(UP + RIGHT, buff=style.MARGIN + 0.05)
-        room = corner.get_left()[0] - self.heading_mob.get_right()[0]
-        if note.width <= RULE_WIDTH * RULE_SHRINK and room >= RULE_GAP:
-            note, self.rule_below = corner, None
-        else:
-            note.move_to([SHARE_RIGHT - note.width / 2, RULE_BELOW_TOP - note.height / 2, 0])
-            self.rule_below = note
+        label = text(
+            self.say("softmax.word.rule"), size=style.SMALL_SIZE, colour=style.MUTED, bold=True
+        )
+        self.rule = text(rule, size=style.BODY_SIZE, colour=style.QUERY, bold=True)
+        why = inline(
+            text(self.say("softmax.word.pull_of"), size=size, colour=style.MUTED),
+            self.pull_is_e_to_the_score(size),
+        )
+        # One line between the table and the budget, clear of the headline, until the total
+        # needs the room.
+        note = fit(inline(label, self.rule, why, buff=0.4), BUDGET_WIDTH)
+        note.move_to([BUDGET_LEFT, TOTAL_Y, 0], aligned_edge=LEFT)
+        self.rule_note = note
         pair = self.pair_one_point_apart()
         if pair is None:
             caption = self.caption("softmax.caption.rule", factor=factor)
@@ -213,23 +235,22 @@ class Step4Softmax(LessonScene):
             caption = self.caption("softmax.caption.rule_pair", factor=factor, low=low, high=high)
         with self.beat(caption):
             self.play(FadeIn(note, shift=LEFT * 0.2))
-            self.play(Indicate(note[1], color=style.QUERY))
+            self.play(Indicate(self.rule, color=style.QUERY))
             if pair is not None:
                 self.show_one_point_apart(*pair)
 
     def add_up_pulls(self) -> None:
         a = self.attention
-        pieces = ["="]
-        for pull in a.pulls:
-            pieces += [fmt.pull(pull), "+"]
-        pieces[-1] = "="
-        pieces.append(fmt.pull(a.total))
-        self.total_mob = math(*pieces)
-        for i in range(len(a.pulls)):
-            self.total_mob[1 + 2 * i].set_color(style.token_colour(i))
+        self.sum = SumLine(
+            [fmt.pull(p) for p in a.pulls],
+            fmt.pull(a.total),
+            colours=[style.token_colour(i) for i in range(len(a.pulls))],
+        )
         total = text(self.say("softmax.word.total"), size=style.BODY_SIZE)
-        line = fit(inline(total, self.total_mob), BUDGET_WIDTH + 0.3)
+        is_ = figure("=")
+        line = fit(inline(total, is_, self.sum), BUDGET_WIDTH + 0.3)
         line.move_to([BUDGET_LEFT, TOTAL_Y, 0], aligned_edge=LEFT)
+        self.total_line = line
         # The pull bars laid end to end: a line as long as the total, at the bars' own scale.
         widths = [bar.width for bar in self.bars]
         scale = min(1.0, BUDGET_WIDTH / sum(widths))
@@ -239,24 +260,27 @@ class Step4Softmax(LessonScene):
             piece = self.bar(scale * width, BUDGET_HEIGHT, style.token_colour(i))
             self.line_up.add(piece.move_to([left, BUDGET_Y, 0], aligned_edge=LEFT))
             left += scale * width
-        terms = self.total_mob[1:-2]
         with self.beat(self.caption("softmax.caption.total", total=fmt.pull(a.total))):
-            gone = [FadeOut(self.rule_below)] if self.rule_below is not None else []
-            self.play(Write(total), Write(self.total_mob[:1]), *gone, run_time=style.FAST)
+            self.play(
+                Write(total),
+                Write(is_),
+                FadeOut(self.rule_note),
+                run_time=style.FAST,
+            )
             self.play(
                 *(
-                    TransformFromCopy(self.pull_mobs[i], terms[2 * i])
-                    for i in range(len(self.pull_mobs))
+                    TransformFromCopy(pull, term)
+                    for pull, term in zip(self.pull_mobs, self.sum.terms, strict=True)
                 ),
-                *(FadeIn(terms[2 * i + 1]) for i in range(len(self.pull_mobs) - 1)),
+                FadeIn(self.sum.pluses),
                 *(
                     TransformFromCopy(bar, piece)
                     for bar, piece in zip(self.bars, self.line_up, strict=True)
                 ),
                 run_time=style.SLOW,
             )
-            self.play(Write(self.total_mob[-2:]), run_time=style.NORMAL)
-            self.play(Indicate(self.total_mob[-1], color=style.QUERY))
+            self.play(Write(VGroup(self.sum.equals, self.sum.total)), run_time=style.NORMAL)
+            self.play(Indicate(self.sum.total, color=style.QUERY))
 
     def divide_first(self) -> None:
         a, token = self.attention, self.lesson.tokens[0]
@@ -286,10 +310,25 @@ class Step4Softmax(LessonScene):
         colours = [style.token_colour(i) for i in range(len(tokens))]
         slices = budget_bar(a.weights, colours, width=BUDGET_WIDTH, height=BUDGET_HEIGHT)
         slices.move_to([BUDGET_LEFT, BUDGET_Y, 0], aligned_edge=LEFT)
-        whole = text(fmt.budget(BUDGET), size=style.SMALL_SIZE, colour=style.MUTED, bold=True)
-        whole.next_to(slices, UP, buff=0.12).align_to(slices, RIGHT)
+        whole = text(
+            self.say("softmax.line.slices", budget=fmt.budget(BUDGET)),
+            size=style.SMALL_SIZE,
+            colour=style.MUTED,
+            bold=True,
+        )
+        fit(whole, BUDGET_WIDTH).next_to(slices, UP, buff=0.12).align_to(slices, RIGHT)
         labels, leaders = self.budget_labels(slices)
         top = max(range(len(tokens)), key=lambda i: a.weights[i])
+        callout = text(
+            self.say(
+                "softmax.line.callout", share=fmt.share(a.weights[top]), token=tokens[top].short
+            ),
+            size=style.BODY_SIZE,
+            colour=style.token_colour(top),
+            bold=True,
+        )
+        callout_y = TOTAL_Y + CALLOUT_RISE
+        fit(callout, BUDGET_WIDTH).move_to([BUDGET_LEFT, callout_y, 0], aligned_edge=LEFT)
         caption = self.caption(
             "softmax.caption.budget",
             budget=fmt.budget(BUDGET),
@@ -303,6 +342,7 @@ class Step4Softmax(LessonScene):
                     for piece, target in zip(self.line_up, slices, strict=True)
                 ),
                 FadeIn(whole, shift=LEFT * 0.3),
+                FadeOut(self.budget_label),
                 run_time=style.SLOW,
             )
             self.play(
@@ -317,14 +357,17 @@ class Step4Softmax(LessonScene):
             self.play(
                 Indicate(labels[top], color=style.token_colour(top)),
                 Indicate(self.share_mobs[top], color=style.token_colour(top)),
+                FadeOut(self.total_line, shift=UP * 0.2),
+                FadeIn(callout, shift=UP * 0.2),
             )
 
     # pieces of beats ---------------------------------------------------------------------
 
     def grow_pulls(self, rows: Sequence[int], *, run_time: float) -> None:
-        """Each score flies into the pull column and counts up to e^score as its bar grows."""
+        """Each score lifts into the exponent of e in the pull column; e^score becomes a number
+        that counts up to the pull as its bar grows."""
         a = self.attention
-        starts = []
+        starts, powers = [], []
         for i in rows:
             y = self.row_y(i)
             height = min(0.3, self.row_height * 0.5)
@@ -334,9 +377,23 @@ class Step4Softmax(LessonScene):
             pull.next_to(bar, RIGHT, buff=0.12)
             self.bars.append(bar)
             self.pull_mobs.append(pull)
-            starts.append(TransformFromCopy(self.score_mobs[i], pull))
-            starts.append(FadeIn(bar))
+            e_to_the_score = power("e", fmt.number(a.scores[i]), size=PULL_SIZE)
+            fit(e_to_the_score, PULL_ROOM, self.row_height * 0.9)
+            e_to_the_score.move_to(pull, aligned_edge=LEFT)
+            powers.append(e_to_the_score)
+            starts += [
+                FadeIn(e_to_the_score[0]),
+                TransformFromCopy(self.score_mobs[i], e_to_the_score[1]),
+            ]
         self.play(*starts, run_time=style.NORMAL)
+        self.play(
+            *(
+                ReplacementTransform(e, self.pull_mobs[i])
+                for e, i in zip(powers, rows, strict=True)
+            ),
+            *(FadeIn(self.bars[i]) for i in rows),
+            run_time=style.FAST,
+        )
         for i in rows:
             self.bars[i].add_updater(self.follow_pull(i))
         self.play(
@@ -360,6 +417,7 @@ class Step4Softmax(LessonScene):
         return DecimalNumber(
             value,
             num_decimal_places=fmt.PULL_PLACES,
+            mob_class=Digit,  # type: ignore[arg-type]
             group_with_commas=False,
             font_size=size,
             color=style.TEXT,
@@ -408,15 +466,15 @@ class Step4Softmax(LessonScene):
         divisors, shares = VGroup(), VGroup()
         for i in rows:
             y = self.row_y(i)
-            divisor = text(f"÷ {fmt.pull(a.total)} =", size=style.SMALL_SIZE, colour=style.MUTED)
+            divisor = figure(f"÷ {fmt.pull(a.total)} =", size=style.SMALL_SIZE, colour=style.MUTED)
             fit(divisor, DIVIDE_WIDTH, self.row_height * 0.8)
             divisors.add(divisor.move_to([DIVIDE_LEFT, y, 0], aligned_edge=LEFT))
-            share = text(fmt.share(a.weights[i]), size=style.SMALL_SIZE, bold=True)
+            share = figure(fmt.share(a.weights[i]), size=style.SMALL_SIZE, bold=True)
             fit(share, SHARE_WIDTH, self.row_height * 0.8)
             shares.add(share.move_to([SHARE_RIGHT, y, 0], aligned_edge=RIGHT))
             self.share_mobs.append(share)
         self.play(
-            *(TransformFromCopy(self.total_mob[-1], divisor) for divisor in divisors),
+            *(TransformFromCopy(self.sum.total, divisor) for divisor in divisors),
             run_time=run_time,
         )
         self.play(
@@ -436,7 +494,7 @@ class Step4Softmax(LessonScene):
         a, tokens = self.attention, self.lesson.tokens
         labels = VGroup()
         for i, token in enumerate(tokens):
-            share = text(
+            share = figure(
                 fmt.share(a.weights[i]),
                 size=style.SMALL_SIZE,
                 colour=style.token_colour(i),
@@ -444,7 +502,7 @@ class Step4Softmax(LessonScene):
             )
             name = text(token.short, size=style.SMALL_SIZE, colour=style.MUTED)
             # Two lines on fixed baselines, so that "open" and "closed" sit level.
-            name.move_to(share).shift(UP * (baseline(share) - LABEL_PITCH - baseline(name)))
+            name.move_to(share).shift(UP * (share.baseline - LABEL_PITCH - baseline(name)))
             labels.add(VGroup(share, name))
         room = BUDGET_WIDTH + 0.4 - LABEL_GAP * (len(labels) - 1)  # the gaps do not shrink
         needed = sum(label.width for label in labels)
@@ -506,3 +564,10 @@ def spread(
         )
         xs[i] = min(xs[i], ceiling)
     return xs
+
+
+class Digit(Figure):
+    """One character of a counting pull, in the house figures (DecimalNumber builds each)."""
+
+    def __init__(self, content: str, **_: object) -> None:
+        super().__init__(content, size=style.NUMBER_SIZE)

@@ -29,18 +29,17 @@ from attention_core import formatting as fmt
 from scenes import style
 from scenes.base import LessonScene
 from scenes.helpers import (
-    VectorMob,
     baseline,
     column_header,
     fit,
-    heading,
     inline,
     level_with,
     math,
     text,
     token_names,
-    vector_mob,
 )
+from scenes.toolkit.figures import FigureVector, figure
+from scenes.toolkit.vectors import VectorCells
 
 __all__ = ["Step5Mix"]
 
@@ -53,14 +52,16 @@ VECTOR_LEFT = -0.55
 VECTOR_RIGHT = 6.7
 BRACKET_ROOM = 0.3
 MAX_CELL = 1.45
-ENTRY_SIZE = style.MATH_SIZE
+ENTRY_SIZE = style.WORKING_SIZE
+SLOT_GAP = 0.3  # between two value cells
 HEADER_Y = 2.2
 SLOTS_Y = 1.75
 ROWS_TOP = 1.45
 ROWS_BOTTOM = -0.95
-MAX_ROW_HEIGHT = 0.75
+MAX_ROW_HEIGHT = 1.0  # few tokens spread over the height the table has, not its top half
 SUM_LINE_Y = -1.12
 OUTPUT_Y = -1.62
+OUTPUT_CELL_HEIGHT = 0.5
 NOTE_Y = -2.75
 # The closing chart: the output read answer by answer.
 CHART_OUTPUT_Y = 1.85
@@ -91,14 +92,26 @@ class Step5Mix(LessonScene):
     # beats -------------------------------------------------------------------------------
 
     def show_heading(self) -> None:
-        with self.beat(self.caption("mix.caption.heading")):
-            self.play(FadeIn(heading(self.kicker, self.title), shift=DOWN * 0.2))
+        """The heading comes in with each token and the weight the softmax gave it."""
+        self.lay_out_rows()
+        self.open_with_heading(
+            self.caption("mix.caption.heading"),
+            FadeIn(self.headers),
+            LaggedStart(
+                *(
+                    FadeIn(VGroup(row["name"], row["weight"]), shift=RIGHT * 0.2)
+                    for row in self.rows
+                ),
+                lag_ratio=0.2,
+            ),
+        )
 
-    def show_weights_and_values(self) -> None:
+    def lay_out_rows(self) -> None:
+        """Per token: its name, its weight, a × and its value vector with a bar per slot."""
         a, tokens = self.attention, self.lesson.tokens
         self.value_header = self.header("mix.word.value", colour=style.VALUE)
         self.value_header.move_to([self.vector_left, HEADER_Y, 0], aligned_edge=LEFT)
-        self.headers = headers = VGroup(
+        self.headers = VGroup(
             self.header("common.word.token").move_to(
                 [self.token_left, HEADER_Y, 0], aligned_edge=LEFT
             ),
@@ -108,35 +121,28 @@ class Step5Mix(LessonScene):
         names = token_names(tokens, width=TOKEN_WIDTH, height=self.row_height * 0.95)
         for i, name in enumerate(names):
             y = self.row_y(i)
-            weight = math(fmt.weight(a.weights[i]), size=ENTRY_SIZE)
+            weight = figure(fmt.weight(a.weights[i]), size=ENTRY_SIZE, bold=True)
             fit(weight, WEIGHT_WIDTH, self.row_height * 0.8)
             weight.move_to([self.weight_x, self.entry_y(i), 0])
             level_with(name.move_to([self.token_left, y, 0], aligned_edge=LEFT), weight)
-            vector = self.grid_vector([fmt.number(v) for v in a.values[i]], self.entry_y(i))
+            vector = self.grid_vector(a.values[i], [fmt.number(v) for v in a.values[i]], i)
             bars = VGroup(
                 *(
                     self.slot_bar(v, j, self.bar_y(i), style.VALUE)
                     for j, v in enumerate(a.values[i])
                 )
             )
-            times = math(r"\times", size=ENTRY_SIZE * 0.8, colour=style.MUTED)
+            times = figure("×", size=ENTRY_SIZE, colour=style.MUTED)
             times.move_to([(weight.get_right()[0] + vector[0].get_left()[0]) / 2, y, 0])
             times.set_y(vector.entries[0].get_center()[1])
             self.rows.append(
                 {"name": name, "weight": weight, "times": times, "vector": vector, "bars": bars}
             )
-        weights = self.listed([fmt.weight(w) for w in a.weights])
+
+    def show_weights_and_values(self) -> None:
+        weights = self.listed([fmt.weight(w) for w in self.attention.weights])
         with self.beat(self.caption("mix.caption.weights", weights=weights)):
-            self.play(FadeIn(headers), FadeIn(self.value_header))
-            self.play(
-                LaggedStart(
-                    *(
-                        FadeIn(VGroup(row["name"], row["weight"], row["times"]), shift=RIGHT * 0.2)
-                        for row in self.rows
-                    ),
-                    lag_ratio=0.2,
-                )
-            )
+            self.play(FadeIn(self.value_header), *(FadeIn(row["times"]) for row in self.rows))
             self.play(
                 LaggedStart(
                     *(FadeIn(VGroup(row["vector"], row["bars"])) for row in self.rows),
@@ -227,7 +233,9 @@ class Step5Mix(LessonScene):
         name.move_to([self.token_left, OUTPUT_Y, 0], aligned_edge=LEFT)
         total = math(r"\Sigma\, w_i v_i", size=ENTRY_SIZE, colour=style.MUTED)
         fit(total, WEIGHT_WIDTH).move_to([self.weight_x, OUTPUT_Y, 0])
-        self.output_mob = self.grid_vector([fmt.output_entry(x) for x in a.output], OUTPUT_Y)
+        self.output_mob = self.grid_vector(
+            a.output, [fmt.output_entry(x) for x in a.output], OUTPUT_Y
+        )
         stacks = self.stacks(OUTPUT_Y - self.bar_drop)
         moves = [
             TransformFromCopy(self.rows[i]["bars"][j], stacks[i][j])
@@ -241,11 +249,11 @@ class Step5Mix(LessonScene):
             )
             for j in range(m)
         ]
-        frame = [piece for k, piece in enumerate(self.output_mob) if k % 2 == 0]
+        boxes = self.output_mob.boxes
         with self.beat(self.caption("mix.caption.add_up", output=fmt.output(a.output))):
             self.play(FadeOut(self.note), Create(rule), FadeIn(name), FadeIn(total))
-            self.play(*moves, *sums, *(FadeIn(piece) for piece in frame), run_time=style.SLOW)
-            self.remove(*self.output_mob.submobjects)
+            self.play(*moves, *sums, FadeIn(boxes), run_time=style.SLOW)
+            self.remove(*self.output_mob.entries, boxes)
             self.add(self.output_mob)
             self.play(Indicate(self.output_mob, color=style.VALUE))
         self.table = VGroup(
@@ -263,7 +271,7 @@ class Step5Mix(LessonScene):
         a, answers = self.attention, self.lesson.answers
         out_line = inline(
             text(self.say("mix.word.output"), size=style.BODY_SIZE, colour=style.MUTED),
-            vector_mob([fmt.output_entry(x) for x in a.output], style.VALUE),
+            FigureVector([fmt.output_entry(x) for x in a.output], colour=style.VALUE),
             buff=0.2,
         )
         fit(out_line, VECTOR_RIGHT - TOKEN_LEFT).move_to(
@@ -323,7 +331,7 @@ class Step5Mix(LessonScene):
         for i in rows:
             row = self.rows[i]
             scaled = self.grid_vector(
-                [fmt.output_entry(x) for x in a.weighted_values[i]], self.entry_y(i)
+                a.weighted_values[i], [fmt.output_entry(x) for x in a.weighted_values[i]], i
             )
             colour = style.token_colour(i)
             changes.append(ReplacementTransform(row["vector"], scaled))
@@ -394,7 +402,7 @@ class Step5Mix(LessonScene):
             )
             bar.move_to([zero, y, 0], aligned_edge=RIGHT if x < 0 else LEFT)
             chart["bars"].add(bar)
-            value = math(fmt.output_entry(x), colour=style.VALUE)
+            value = figure(fmt.output_entry(x), colour=style.VALUE)
             fit(value, 2.0, pitch * 0.8)
             value.next_to(track, RIGHT, buff=0.2)
             chart["values"].add(value)
@@ -439,8 +447,8 @@ class Step5Mix(LessonScene):
         shown = {fmt.number(v) for v in a.values.flat}
         shown |= {fmt.output_entry(x) for x in (*a.weighted_values.flat, *a.output)}
         longest = sorted(shown, key=lambda entry: (len(entry), entry))[-3:]  # deterministic
-        widest = max(math(entry, size=ENTRY_SIZE).width for entry in longest)
-        self.entry_size = ENTRY_SIZE * min(1.0, (self.cell - 0.45) / widest)
+        widest = max(figure(entry, size=ENTRY_SIZE).width for entry in longest)
+        self.entry_size = ENTRY_SIZE * min(1.0, (self.cell - SLOT_GAP - 0.2) / widest)
         # Few slots leave the table narrow: centre it on the frame rather than hug the left.
         width = VECTOR_LEFT + 2 * BRACKET_ROOM + m * self.cell - TOKEN_LEFT
         dx = max(0.0, (VECTOR_RIGHT - TOKEN_LEFT - width) / 2)
@@ -479,23 +487,22 @@ class Step5Mix(LessonScene):
         bar = self.bar(abs(float(value)) * self.unit, colour)
         return bar.move_to([self.anchor(slot), y, 0], aligned_edge=RIGHT if value < 0 else LEFT)
 
-    def grid_vector(self, entries: Sequence[str], y: float) -> VectorMob:
-        """A vector_mob with each entry centred in its slot's column, brackets at the ends."""
-        vector = vector_mob(entries, style.VALUE, size=self.entry_size)
-        pieces = list(vector)
-        centre = vector.entries[0].get_center()[1]
-        lifts = [piece.get_center()[1] - centre for piece in pieces]
-        for j, entry in enumerate(vector.entries):
-            entry.move_to([self.slot_x(j), y, 0])
-        for k, piece in enumerate(pieces):
-            if k == 0:
-                piece.move_to(
-                    [self.slot_x(0) - self.cell / 2 + 0.05, y + lifts[k], 0], aligned_edge=RIGHT
-                )
-            elif k == len(pieces) - 1:
-                last = self.slot_x(len(entries) - 1) + self.cell / 2 - 0.05
-                piece.move_to([last, y + lifts[k], 0], aligned_edge=LEFT)
-            elif k % 2 == 0:  # a comma, just after the entry before it
-                piece.next_to(pieces[k - 1], RIGHT, buff=0.05)
-                piece.set_y(y + lifts[k])
-        return vector
+    def grid_vector(
+        self, values: Sequence[float], texts: Sequence[str], row: int | float
+    ) -> VectorCells:
+        """A vector as cells, one in each slot's column, shaded against the biggest value entry:
+        a scaled vector fades with its weight. ``row`` is a table row, or a y of its own."""
+        y = self.entry_y(row) if isinstance(row, int) else row
+        height = self.row_height * 0.58 if isinstance(row, int) else OUTPUT_CELL_HEIGHT
+        cells = VectorCells(
+            values,
+            style.VALUE,
+            width=self.cell - SLOT_GAP,
+            height=height,
+            peak=self.biggest,
+            size=self.entry_size,
+            texts=texts,
+        )
+        for j, cell in enumerate(cells):
+            cell.move_to([self.slot_x(j), y, 0])
+        return cells

@@ -23,24 +23,22 @@ from manim import (
     Write,
 )
 
-from attention_core import attend, quiz_answer, rival_outcome, with_rival
+from attention_core import Lesson, attend, quiz_answer, rival_outcome, with_rival
 from attention_core import formatting as fmt
 from scenes import style
 from scenes.base import LessonScene
 from scenes.helpers import (
-    VectorMob,
     balanced_paragraph,
     baseline,
     budget_bar,
-    dot_working,
     fit,
-    heading,
     math,
     option_cards,
-    root_dk_working,
     text,
-    vector_mob,
 )
+from scenes.toolkit.dot_product import DotProduct, column_gap
+from scenes.toolkit.figures import FigureVector, figure
+from scenes.toolkit.vectors import CELL_HEIGHT, VectorCells, cell_width
 
 __all__ = ["Step6Rival"]
 
@@ -50,13 +48,10 @@ RIGHT_X = 6.6
 BAR_HEIGHT = 0.6
 BEFORE_Y = 1.85
 RIVAL_Y = 1.05  # the new token, its key and (once worked out) its score
-WORK_Y = 0.3  # q · k for the rival
-SCALE_Y = -0.4  # ÷ √dₖ and how the score compares
-# With a long key, q and its products take a row each and ÷ √dₖ moves down.
-SPLIT_QUERY_Y, SPLIT_PRODUCTS_Y, SPLIT_SCALE_Y = 0.45, -0.15, -0.75
-# Products too long even for a row of their own wrap onto a second row, this far below.
-PRODUCTS_PITCH = 0.5
-MIN_PRODUCTS_SCALE = 0.8
+WORK_TOP = 0.55  # q · k for the rival: the query's cells, the key's under them, the working
+WORK_LEFT = -6.0  # right of the q and k labels
+FLOOR = -3.7  # the working's lowest line (how the score compares) stays above this
+FITTING_ROUNDS = 4
 AFTER_Y = -0.2  # the re-split bar, where the working was
 OUTPUT_Y = -1.7
 OUTPUT_ROOM = 0.35  # kept free above the output's middle
@@ -76,6 +71,13 @@ class Step6Rival(LessonScene):
     slug = "rival"
     move = None
 
+    @classmethod
+    def headline(cls, lesson: Lesson) -> str:
+        """The headline carries its number: what is left of the top token's share."""
+        top = rival_outcome(lesson).top_token
+        share = attend(with_rival(lesson)).weights[top]
+        return lesson.words.say("rival.heading.title", share=fmt.percent(share))
+
     def construct(self) -> None:
         self.before = self.attention
         self.after = attend(with_rival(self.lesson))
@@ -92,24 +94,32 @@ class Step6Rival(LessonScene):
     # beats -------------------------------------------------------------------------------
 
     def show_heading(self) -> None:
-        self.heading = heading(self.kicker, self.title)
-        with self.beat(self.caption("rival.caption.heading")):
-            self.play(FadeIn(self.heading, shift=DOWN * 0.2))
-
-    def show_before(self) -> None:
+        """The heading comes in with the budget as step 4 left it and the output of step 5."""
         a, lesson = self.before, self.lesson
-        top = self.outcome.top_token
         colours = [style.token_colour(i) for i in range(len(lesson.tokens))]
         # A zero-width rival slice at the end lets this bar turn into the "after" bar.
         self.before_bar = self.bar([*a.weights, 0.0], [*colours, style.RIVAL], BEFORE_Y)
-        names = [t.short for t in lesson.tokens]
-        self.before_labels = share_labels(self.before_bar, a.weights, names)
         before_tag = row_tag(self.say("rival.word.before"), BEFORE_Y)
         self.output_tag = row_tag(self.say("common.word.output"), OUTPUT_Y)
         self.output_columns = OutputColumns(
             [a.output, self.after.output], lesson.answers, left=BAR_LEFT, right=RIGHT_X, y=OUTPUT_Y
         )
         self.output_mob, self.answer_mobs = self.output_columns.build(a.output)
+        self.open_with_heading(
+            self.caption("rival.caption.heading"),
+            FadeIn(before_tag),
+            FadeIn(self.before_bar, shift=RIGHT * 0.3),
+            FadeIn(self.output_tag),
+            FadeIn(self.output_mob, shift=UP * 0.2),
+            FadeIn(self.answer_mobs),
+        )
+        self.heading = self.heading_mob
+
+    def show_before(self) -> None:
+        a, lesson = self.before, self.lesson
+        top = self.outcome.top_token
+        names = [t.short for t in lesson.tokens]
+        self.before_labels = share_labels(self.before_bar, a.weights, names)
         caption = self.caption(
             "rival.caption.before",
             token=lesson.tokens[top].text,
@@ -117,13 +127,8 @@ class Step6Rival(LessonScene):
             output=fmt.output(a.output),
         )
         with self.beat(caption):
-            self.play(FadeIn(before_tag), FadeIn(self.before_bar, shift=RIGHT * 0.3))
             self.play(LaggedStart(*(FadeIn(m) for m in self.before_labels if m), lag_ratio=0.2))
-            self.play(
-                FadeIn(self.output_tag),
-                FadeIn(self.output_mob, shift=UP * 0.2),
-                FadeIn(self.answer_mobs),
-            )
+            self.play(Indicate(self.output_mob, color=style.VALUE, scale_factor=1.05))
 
     def rival_arrives(self) -> None:
         rival = self.lesson.rival
@@ -132,24 +137,14 @@ class Step6Rival(LessonScene):
         )
         name = text(rival.text, size=style.BODY_SIZE, colour=style.RIVAL)
         name.shift(UP * (baseline(tag) - baseline(name)))
-        self.rival_key = vector_mob([fmt.number(k) for k in rival.key], style.KEY)
+        self.rival_key = VectorCells(rival.key, style.KEY, peak=self.peak)
         key = VGroup(math("k =", colour=style.KEY), self.rival_key).arrange(RIGHT, buff=0.2)
         # The score is worked out in the next beat; its place on this line is kept for it.
         self.score_tag = VGroup(
             text(self.say("rival.word.score"), size=style.SMALL_SIZE, colour=style.MUTED),
-            math(fmt.number(self.quiz.rival_score), colour=style.RIVAL),
+            figure(fmt.number(self.quiz.rival_score), colour=style.RIVAL, bold=True),
         ).arrange(RIGHT, buff=0.2)
-        self.query_mob = vector_mob([fmt.number(x) for x in self.lesson.query], style.QUERY)
-        self.query = VGroup(math("q =", colour=style.QUERY), self.query_mob)
-        self.query.arrange(RIGHT, buff=0.2)
         line = VGroup(tag, name, key, self.score_tag).arrange(RIGHT, buff=0.4)
-        # A long text and a long key do not share a line readably: the key then moves down
-        # beside the query, where the working starts.
-        self.key_beside_query = line.width > WIDTH
-        if self.key_beside_query:
-            line = VGroup(tag, name, self.score_tag).arrange(RIGHT, buff=0.4)
-            pair = VGroup(self.query, key).arrange(RIGHT, buff=0.8)
-            fit(pair, WIDTH).move_to([LEFT_X + pair.width / 2, SPLIT_QUERY_Y, 0])
         self.score_tag[0].shift(UP * (baseline(tag) - baseline(self.score_tag[0])))
         fit(line, WIDTH).move_to([LEFT_X + line.width / 2, RIVAL_Y, 0])
         with self.beat(
@@ -157,58 +152,40 @@ class Step6Rival(LessonScene):
         ):
             self.play(FadeIn(VGroup(tag, name), shift=LEFT * 0.6))
             self.play(FadeIn(key, shift=UP * 0.2))
-        self.rival_key_group = key
 
     def score_rival(self) -> None:
-        """q · k for the rival, as in step 1: products one by one, their sum, then ÷ √dₖ."""
-        a, lesson = self.after, self.lesson
-        row = len(lesson.tokens)  # the rival is the last token of with_rival(lesson)
-        products = dot_working(
-            [fmt.factor(q) for q in a.query],
-            [fmt.factor(k) for k in a.keys[row]],
-            fmt.number(a.dots[row]),
+        """q · k for the rival, as in step 3 and with the same working: pairs of cells, their
+        products, the sum, then ÷ √dₖ. The output steps aside for it and comes back after."""
+        a = self.after
+        row = len(self.lesson.tokens)  # the rival is the last token of with_rival(lesson)
+        width = max(CELL_HEIGHT, cell_width(a.query, a.keys[row], size=style.WORKING_SIZE))
+        products = [fmt.factor(p) for p in a.products[row]]
+        self.query = VectorCells(
+            a.query,
+            style.QUERY,
+            width=width,
+            gap=column_gap(width, products, size=style.WORKING_SIZE),
+            peak=self.peak,
+            size=style.WORKING_SIZE,
         )
-        query = self.query
-        work = VGroup(query, products)
-        if not self.key_beside_query and work.arrange(RIGHT, buff=0.7).width <= WIDTH:
-            work.move_to([LEFT_X + work.width / 2, WORK_Y, 0])
-            scale_y = SCALE_Y
-        else:
-            # A long key: the query gets a row of its own so the products stay readable.
-            if not self.key_beside_query:
-                query.move_to([LEFT_X + query.width / 2, SPLIT_QUERY_Y, 0])
-            scale_y = SPLIT_SCALE_Y
-            products_y = SPLIT_PRODUCTS_Y
-            if products.width * MIN_PRODUCTS_SCALE > WIDTH:
-                # Wrap after the middle term: the second half moves under the first.
-                second = products[4 * -(-a.d_k // 2) :]
-                second.shift(
-                    DOWN * PRODUCTS_PITCH + LEFT * (second.get_left()[0] - products.get_left()[0])
-                )
-                products_y -= PRODUCTS_PITCH / 2
-                scale_y -= PRODUCTS_PITCH * 0.7
-            fit(products, WIDTH)
-            products.move_to([LEFT_X + products.width / 2, products_y, 0])
-        scaled = root_dk_working(
-            fmt.number(a.dots[row]),
-            fmt.number(a.d_k),
-            fmt.number(a.root_d_k),
-            fmt.number(a.scores[row]),
-        )
-        scaled[-1].set_color(style.RIVAL)
+        self.query.move_to([WORK_LEFT, WORK_TOP, 0], aligned_edge=UP + LEFT)
         comparison = text(self.score_comparison(), size=style.SMALL_SIZE, colour=style.MUTED)
-        scale_line = VGroup(scaled, comparison).arrange(RIGHT, buff=0.5)
-        comparison.shift(UP * (scaled.get_bottom()[1] - comparison.get_bottom()[1]))
-        stacked = scale_line.copy().arrange(DOWN, aligned_edge=LEFT, buff=0.15)
-        top = scale_y + scaled.height / 2  # the division stays where it would be on one line
-        if scale_line.width > WIDTH and top - stacked.height > OUTPUT_Y + OUTPUT_ROOM:
-            # A long comparison goes under the division rather than shrink the line.
-            scale_line = stacked
-            scaled, comparison = stacked
-            scale_y = top - stacked.height / 2
-        fit(scale_line, WIDTH).move_to([0, scale_y, 0])
-        scale_line.set_x(LEFT_X + scale_line.width / 2)
-        score_tag = self.score_tag
+        for _ in range(FITTING_ROUNDS):  # the gaps between lines do not shrink with the type
+            work = self.working(row)
+            comparison.next_to(work, DOWN, buff=0.3).align_to(self.query, LEFT)
+            span = VGroup(self.query, work, comparison)
+            factor = min(1.0, (WORK_TOP - FLOOR) / span.height, (RIGHT_X - WORK_LEFT) / span.width)
+            if factor == 1.0:
+                break
+            self.query.scale(factor * 0.98, about_point=self.query.get_corner(UP + LEFT))
+            comparison.scale(factor * 0.98)
+        work = self.working(row)
+        comparison.next_to(work, DOWN, buff=0.3).align_to(self.query, LEFT)
+        labels = VGroup(
+            math("q", colour=style.QUERY).next_to(self.query, LEFT, buff=0.3),
+            math("k", colour=style.KEY).next_to(work.key, LEFT, buff=0.3),
+        )
+        output = VGroup(self.output_tag, self.output_mob, self.answer_mobs)
         caption = self.caption(
             "rival.caption.score",
             dot=fmt.number(a.dots[row]),
@@ -216,22 +193,16 @@ class Step6Rival(LessonScene):
             comparison=self.score_comparison(),
         )
         with self.beat(caption):
-            self.play(FadeIn(query), run_time=style.FAST)
-            for j in range(a.d_k):
-                self.play(
-                    TransformFromCopy(self.query_mob.entries[j], products[4 * j]),
-                    TransformFromCopy(self.rival_key.entries[j], products[4 * j + 2]),
-                    FadeIn(products[4 * j + 1]),
-                    run_time=style.NORMAL / a.d_k,
-                )
-                self.add(products[4 * j + 3])
-            self.play(Write(products[4 * a.d_k :]), run_time=style.FAST)
-            self.play(Write(scaled), run_time=style.NORMAL)
+            self.play(
+                FadeOut(output),
+                TransformFromCopy(self.lesson_query_source(), self.query),
+                FadeIn(labels),
+                run_time=style.NORMAL,
+            )
+            work.play(self, self.rival_key, run_time=style.SLOW)
             self.play(FadeIn(comparison, shift=LEFT * 0.2), run_time=style.FAST)
-            self.play(TransformFromCopy(scaled[-1], score_tag[1]), FadeIn(score_tag[0]))
-        self.work = VGroup(query, products, scale_line)
-        if self.key_beside_query:
-            self.work.add(self.rival_key_group)
+            self.play(TransformFromCopy(work.score, self.score_tag[1]), FadeIn(self.score_tag[0]))
+        self.work = VGroup(self.query, labels, work, comparison)
 
     def resplit_budget(self) -> None:
         a, b, lesson = self.before, self.after, self.lesson
@@ -256,6 +227,7 @@ class Step6Rival(LessonScene):
         with self.beat(caption):
             self.play(FadeOut(self.work), run_time=style.FAST)
             self.play(
+                FadeIn(VGroup(self.output_tag, self.output_mob, self.answer_mobs)),
                 FadeIn(after_tag),
                 moving_bar.animate.shift(drop),
                 *(m.animate.shift(drop) for m in moving_labels if m),
@@ -365,6 +337,23 @@ class Step6Rival(LessonScene):
 
     # layout ------------------------------------------------------------------------------
 
+    def working(self, row: int) -> DotProduct:
+        """The rival's dot product under the query, where the query stands now."""
+        work = DotProduct(
+            self.query, self.after, row, width=RIGHT_X - WORK_LEFT, score_colour=style.RIVAL
+        )
+        return work
+
+    def lesson_query_source(self) -> VectorCells:
+        """The query as step 3 showed it, unfolding into the working's cells."""
+        return VectorCells(self.lesson.query, style.QUERY, peak=self.peak).move_to([0, WORK_TOP, 0])
+
+    @property
+    def peak(self) -> float:
+        """The largest query or key entry: it shades fullest, as in step 3."""
+        a = self.after
+        return float(max(abs(x) for v in (a.query, *a.keys) for x in v))
+
     def bar(self, weights: Sequence[float], colours: Sequence[str], y: float) -> VGroup:
         bar = budget_bar(weights, colours, width=RIGHT_X - BAR_LEFT, height=BAR_HEIGHT)
         return bar.move_to([(BAR_LEFT + RIGHT_X) / 2, y, 0])
@@ -403,7 +392,7 @@ class OutputColumns:
     ) -> None:
         self.answers = answers
         self.y = y
-        samples = [vector_mob([fmt.output_entry(x) for x in out], style.VALUE) for out in outputs]
+        samples = [self.vector(out) for out in outputs]
         names = [text(answer, size=style.SMALL_SIZE, colour=style.MUTED) for answer in answers]
         natural = [
             max(n.width, *(s.entries[j].width for s in samples)) for j, n in enumerate(names)
@@ -420,8 +409,12 @@ class OutputColumns:
             self.centres.append(x + step / 2)
             x += step
 
-    def build(self, values: Sequence[float]) -> tuple[VectorMob, VGroup]:
-        vector = vector_mob([fmt.output_entry(x) for x in values], style.VALUE)
+    @staticmethod
+    def vector(values: Sequence[float]) -> FigureVector:
+        return FigureVector([fmt.output_entry(x) for x in values], colour=style.VALUE)
+
+    def build(self, values: Sequence[float]) -> tuple[FigureVector, VGroup]:
+        vector = self.vector(values)
         vector.scale(self.scale).move_to([0, self.y, 0])
         spread(vector, self.centres)
         names = VGroup(
@@ -433,16 +426,14 @@ class OutputColumns:
         return vector, names
 
 
-def spread(vector: VectorMob, centres: Sequence[float]) -> Mobject:
+def spread(vector: FigureVector, centres: Sequence[float]) -> Mobject:
     """Move a vector's entries to the given x positions, commas and brackets following."""
     entries = vector.entries
     for entry, x in zip(entries, centres, strict=True):
         entry.set_x(x)
-    pieces = list(vector.submobjects)
-    for i in range(1, len(pieces) - 1, 2):
-        comma = pieces[i + 1]
-        if i + 1 < len(pieces) - 1:
-            comma.set_x(pieces[i].get_right()[0] + 0.05 + comma.width / 2)
-    pieces[0].set_x(entries[0].get_left()[0] - 0.12 - pieces[0].width / 2)
-    pieces[-1].set_x(entries[-1].get_right()[0] + 0.12 + pieces[-1].width / 2)
+    for entry, comma in zip(entries, vector.commas, strict=False):
+        comma.set_x(entry.get_right()[0] + 0.05 + comma.width / 2)
+    opening, closing = vector.brackets
+    opening.set_x(entries[0].get_left()[0] - 0.12 - opening.width / 2)
+    closing.set_x(entries[-1].get_right()[0] + 0.12 + closing.width / 2)
     return vector

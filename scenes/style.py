@@ -27,11 +27,14 @@ RIVAL = "#ee6677"
 
 FONT = "Inter"
 MONO = "DejaVu Sans Mono"
-TITLE_SIZE = 60
-HEADING_SIZE = 40
-BODY_SIZE = 32
-SMALL_SIZE = 26  # the smallest type anywhere: readable at 720p
-MATH_SIZE = 40
+# Type sizes by role, the one place they are set.
+TITLE_SIZE = 60  # the video's title
+HEADING_SIZE = 40  # a step's headline
+BODY_SIZE = 32  # sentences: the question, a verdict
+NUMBER_SIZE = 32  # numbers the viewer reads: table cells, vector cells, sums, shares
+WORKING_SIZE = 38  # the numbers of the working in focus: the dot product done by hand
+SMALL_SIZE = 26  # labels, headers, notes: the smallest type anywhere, readable at 720p
+MATH_SIZE = 40  # real notation typeset by LaTeX: the formula, √dₖ, e^score, Σ
 
 # Pacing: a beat stays on screen long enough to read its caption aloud.
 SECONDS_PER_WORD = 0.3

@@ -11,6 +11,7 @@ from manim import config
 from attention_core import (
     BUDGET,
     PULL_PER_SCORE_POINT,
+    SCALING_SECTION,
     Lesson,
     attend,
     quiz_answer,
@@ -38,7 +39,8 @@ MARGIN = 0.1
 def allowed_numbers(lesson: Lesson) -> set[str]:
     """Every number string the formatter can make of the lesson's data and its maths."""
     values: list[float] = [len(SCENES), *range(1, len(SCENES) + 1)]
-    shown_as_such = [fmt.budget(BUDGET)]  # strings made of a whole, not of any one value
+    # Strings made of a whole, not of any one value; and the paper's section cited for ÷ √dₖ.
+    shown_as_such = [fmt.budget(BUDGET), SCALING_SECTION]
     for result in (attend(lesson), attend(with_rival(lesson))):
         for name in (
             "query",
@@ -72,6 +74,7 @@ def allowed_numbers(lesson: Lesson) -> set[str]:
         fmt.factor,
         fmt.pull,
         fmt.share,
+        fmt.percent,
         fmt.weight,
         fmt.ratio,
         fmt.rounded,

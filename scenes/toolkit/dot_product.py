@@ -1,0 +1,172 @@
+"""The dot product done to vectors: pairs of cells light up, their products add up, ÷ √dₖ."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    FadeIn,
+    FadeOut,
+    Mobject,
+    ReplacementTransform,
+    Scene,
+    SurroundingRectangle,
+    TransformFromCopy,
+    VGroup,
+)
+
+from attention_core import Attention
+from attention_core import formatting as fmt
+from scenes import style
+from scenes.helpers import inline, math
+from scenes.toolkit.figures import Figure, figure
+from scenes.toolkit.vectors import CELL_GAP, VectorCells
+
+__all__ = ["DotProduct", "Division", "column_gap"]
+
+ROW_GAP = 0.12  # between the query's cells and the key's under them
+PRODUCT_DROP = 0.55  # from the key's cells down to the products' middle
+SIGN_ROOM = 0.16  # either side of a + between two products
+LINE_GAP = 0.45  # between the products' line and the division when it goes underneath
+
+
+def column_gap(cell_width: float, products: Sequence[str], *, size: float) -> float:
+    """The gap between cells that leaves each product room under its pair, a + between them."""
+    widest = max(figure(p, size=size).width for p in products)
+    plus = figure("+", size=size).width
+    return max(CELL_GAP, widest + plus + 2 * SIGN_ROOM - cell_width)
+
+
+class Division(VGroup):
+    """``6 ÷ √4 = 6 ÷ 2 = 3``: a dot product over √dₖ, worked out. Its parts by name."""
+
+    def __init__(
+        self, dot: str, d_k: str, root: str, score: str, *, score_colour: str, size: float
+    ) -> None:
+        def number(content: str, **kwargs: str | bool) -> Figure:
+            return figure(content, size=size, **kwargs)  # type: ignore[arg-type]
+
+        self.dot = number(dot)
+        root_d_k = math(rf"\sqrt{{{d_k}}}", size=size * style.MATH_SIZE / style.NUMBER_SIZE)
+        self.over_root_d_k = VGroup(number("÷"), root_d_k)
+        self.root = number(root)
+        self.score = number(score, colour=score_colour, bold=True)
+        super().__init__(
+            *inline(
+                self.dot,
+                *self.over_root_d_k,
+                number("="),
+                number(dot),
+                number("÷"),
+                self.root,
+                number("="),
+                self.score,
+                buff=0.14,
+            )
+        )
+
+
+class DotProduct(VGroup):
+    """q · k for one key, laid out under the query's cells: the key's cells under them, each
+    pair's product under the pair, ``+`` between, ``= dot``, then ``÷ √dₖ`` into the score.
+
+    Built from one row of an :class:`~attention_core.Attention`; ``play`` animates it. The
+    division follows the sum on its line when the whole fits ``width``, else goes under it.
+    """
+
+    def __init__(
+        self,
+        query: VectorCells,
+        attention: Attention,
+        row: int,
+        *,
+        width: float,
+        score_colour: str = style.QUERY,
+    ) -> None:
+        super().__init__()
+        a = attention
+        self.query = query
+        self.key = VectorCells(
+            a.keys[row],
+            style.KEY,
+            width=query.cell_width,
+            height=query.cell_height,
+            gap=query.gap,
+            peak=query.peak,
+            size=query.size,
+        )
+        self.key.scale(query.width / query.natural_width)  # as much as the query was shrunk
+        self.key.next_to(query, DOWN, buff=ROW_GAP).align_to(query, LEFT)
+        y = self.key.get_bottom()[1] - PRODUCT_DROP
+        size = query.size * query.width / query.natural_width
+        self.products = VGroup(*(figure(fmt.factor(p), size=size) for p in a.products[row]))
+        for product, cell in zip(self.products, self.key, strict=True):
+            product.move_to([cell.get_x(), y, 0])
+        self.pluses = VGroup()
+        for left, right_cell in zip(self.key[:-1], self.key[1:], strict=True):
+            plus = figure("+", size=size).move_to(
+                [(left.get_right()[0] + right_cell.get_left()[0]) / 2, y, 0]
+            )
+            self.pluses.add(plus)
+        self.equals = figure("=", size=size)
+        self.dot = figure(fmt.number(a.dots[row]), size=size, bold=True)
+        inline(self.products[-1], self.equals, self.dot, buff=0.2)
+        for piece in (*self.products, *self.pluses):
+            piece.shift(UP * (self.products[0].baseline - piece.baseline))
+        self.division = Division(
+            fmt.number(a.dots[row]),
+            fmt.number(a.d_k),
+            fmt.number(a.root_d_k),
+            fmt.number(a.scores[row]),
+            score_colour=score_colour,
+            size=size,
+        )
+        beside = self.dot.get_right()[0] + 0.5
+        if beside + self.division.width - query.get_left()[0] <= width:
+            self.division.shift(
+                RIGHT * (beside - self.division.get_left()[0])
+                + UP * (self.dot.baseline - self.division.dot.baseline)
+            )
+        else:
+            self.division.next_to(self.products, DOWN, buff=LINE_GAP, aligned_edge=LEFT)
+        self.add(self.key, self.products, self.pluses, self.equals, self.dot, self.division)
+
+    @property
+    def score(self) -> Figure:
+        """The score the working ends on, ready to travel into a table."""
+        return self.division.score
+
+    def play(self, scene: Scene, key_source: Mobject, *, run_time: float) -> None:
+        """The key comes down under the query; pair by pair the cells light up and their
+        product appears under them; the products add up to the dot product, which is divided
+        by √dₖ into the score."""
+        scene.play(TransformFromCopy(key_source, self.key), run_time=run_time / 2)
+        light: Mobject | None = None
+        pair_time = run_time / max(2, len(self.products))
+        for j, product in enumerate(self.products):
+            pair = VGroup(self.query[j], self.key[j])
+            frame = SurroundingRectangle(pair, color=style.TEXT, buff=0.06, corner_radius=0.08)
+            entries = VGroup(self.query.entry(j), self.key.entry(j))
+            arrive = [TransformFromCopy(entries, product)]
+            if j:
+                arrive.append(FadeIn(self.pluses[j - 1]))
+            move_light = FadeIn(frame) if light is None else ReplacementTransform(light, frame)
+            scene.play(move_light, *arrive, run_time=pair_time)
+            light = frame
+        assert light is not None
+        scene.play(
+            FadeOut(light),
+            FadeIn(self.equals),
+            TransformFromCopy(self.products, self.dot),
+            run_time=run_time / 2,
+        )
+        rest = [piece for piece in self.division if piece is not self.division.dot]
+        scene.play(
+            TransformFromCopy(self.dot, self.division.dot),
+            FadeIn(VGroup(*rest), shift=RIGHT * 0.2),
+            run_time=run_time / 2,
+        )

@@ -1,0 +1,91 @@
+"""The score table: token, key, q·k, ÷√dₖ and score per row. Step 3 fills it, step 4 opens on it."""
+
+from __future__ import annotations
+
+from manim import LEFT, Mobject, VGroup
+
+from attention_core import Attention, Lesson
+from attention_core import formatting as fmt
+from scenes import style
+from scenes.helpers import column_header, fit, level_with, math, token_names
+from scenes.toolkit.figures import Figure, figure
+from scenes.toolkit.vectors import CELL_GAP, CELL_HEIGHT, VectorCells, cell_width
+
+__all__ = ["ScoreTable"]
+
+LEFT_X, RIGHT_X = -6.6, 6.6
+HEADER_Y = 1.5
+ROWS_TOP, ROWS_BOTTOM = 1.25, -1.0
+MAX_ROW_HEIGHT = 0.62
+NUMBER_COLUMNS = (1.4, 1.6, 1.3)  # q·k, ÷√dₖ, score: their widths, ending at RIGHT_X
+COLUMN_GAP = 0.3
+TOKEN_MIN_WIDTH = 2.2
+
+
+class ScoreTable(VGroup):
+    """Every token's key as cells and, once worked out, its q·k, ÷√dₖ and score.
+
+    Named parts: ``headers`` (a dict by column), ``names``, ``keys`` (one VectorCells a row),
+    ``dots``, ``divisors`` and ``scores`` (one figure a row). Built whole; a scene shows the
+    parts it needs when it needs them.
+    """
+
+    def __init__(self, lesson: Lesson, attention: Attention, *, key_heading: str) -> None:
+        super().__init__()
+        a, tokens = attention, lesson.tokens
+        self.row_height = min(MAX_ROW_HEIGHT, (ROWS_TOP - ROWS_BOTTOM) / len(tokens))
+        widths = list(NUMBER_COLUMNS)
+        number_left = RIGHT_X - sum(widths)
+        key_right = number_left - COLUMN_GAP
+        room = key_right - (LEFT_X + TOKEN_MIN_WIDTH + COLUMN_GAP)
+        cell_height = min(CELL_HEIGHT, self.row_height * 0.82)
+        width = cell_width(*a.keys) * cell_height / CELL_HEIGHT
+        pitch = min(width + CELL_GAP, room / a.d_k)
+        self.cell_width = pitch - CELL_GAP
+        key_width = pitch * a.d_k - CELL_GAP
+        self.key_left = key_right - key_width
+        token_width = self.key_left - COLUMN_GAP - LEFT_X
+        self.number_x = [number_left + sum(widths[:i]) + widths[i] / 2 for i in range(3)]
+        self.headers: dict[str, Mobject] = {
+            "token": column_header(lesson.words["common.word.token"]),
+            "key": column_header(key_heading, colour=style.KEY),
+            "dot": math(r"q \cdot k", size=style.MATH_SIZE * 0.8, colour=style.MUTED),
+            "divisor": math(r"\div \sqrt{d_k}", size=style.MATH_SIZE * 0.8, colour=style.MUTED),
+            "score": column_header(lesson.words["common.word.score"]),
+        }
+        self.headers["token"].move_to([LEFT_X, HEADER_Y, 0], aligned_edge=LEFT)
+        self.headers["key"].move_to([self.key_left, HEADER_Y, 0], aligned_edge=LEFT)
+        for name, x in zip(("dot", "divisor", "score"), self.number_x, strict=True):
+            self.headers[name].move_to([x, HEADER_Y, 0])
+        peak = float(max(abs(x) for v in (a.query, *a.keys) for x in v))  # as the query's
+        self.names = token_names(tokens, width=token_width, height=self.row_height * 0.95)
+        self.keys: list[VectorCells] = []
+        self.dots, self.divisors, self.scores = VGroup(), VGroup(), VGroup()
+        for i, name in enumerate(self.names):
+            y = self.row_y(i)
+            key = VectorCells(
+                a.keys[i], style.KEY, width=self.cell_width, height=cell_height, peak=peak
+            )
+            key.move_to([self.key_left, y, 0], aligned_edge=LEFT)
+            self.keys.append(key)
+            cells = (
+                figure(fmt.number(a.dots[i])),
+                figure(f"÷ {fmt.number(a.root_d_k)}", colour=style.MUTED),
+                figure(fmt.number(a.scores[i]), bold=True),
+            )
+            for cell, x, group, width in zip(
+                cells, self.number_x, (self.dots, self.divisors, self.scores), widths, strict=True
+            ):
+                fit(cell, width - 0.2, self.row_height * 0.8).move_to([x, y, 0])
+                group.add(cell)
+            level_with(name.move_to([LEFT_X, y, 0], aligned_edge=LEFT), cells[0])
+        self.add(*self.headers.values(), self.names, *self.keys, self.dots, self.divisors)
+        self.add(self.scores)
+
+    def score(self, row: int) -> Figure:
+        """Row ``row``'s score, in its cell."""
+        score: Figure = self.scores[row]
+        return score
+
+    def row_y(self, row: int) -> float:
+        return ROWS_TOP - self.row_height * (row + 0.5)
