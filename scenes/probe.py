@@ -22,6 +22,7 @@ from manim import (
 from manim.mobject.text.tex_mobject import MathTexPart
 
 from attention_core import Lesson
+from attention_core.reads import Path, Reads, traced
 
 from .base import LessonScene
 from .beat import BeatTiming
@@ -50,11 +51,13 @@ class Shown:
 
 @dataclass
 class Probe:
-    """Every moment's on-screen texts for one scene run; after a dry run, its length, captions."""
+    """Every moment's on-screen texts for one scene run; after a dry run, its length, captions
+    and the fields of the lesson it read."""
 
     moments: list[list[Shown]] = field(default_factory=list)
     seconds: float = 0.0
     beats: tuple[BeatTiming, ...] = ()
+    reads: tuple[Path, ...] = ()
 
     @property
     def captions(self) -> tuple[str, ...]:
@@ -182,11 +185,15 @@ def _run_dry(
         "progress_bar": "none",
         "verbosity": "WARNING",
     }
+    reads = Reads()
     with tempconfig(settings):
         renderer = _Undrawn(skip_animations=True)
-        scene = scene_class(lesson=lesson, renderer=renderer, skip_animations=True, **dict(kwargs))
+        scene = scene_class(
+            lesson=traced(lesson, reads), renderer=renderer, skip_animations=True, **dict(kwargs)
+        )
         probe = record(scene)
         scene.render()
     probe.seconds = float(scene.time)
     probe.beats = tuple(scene.beats)
+    probe.reads = tuple(reads.sorted())
     return probe
