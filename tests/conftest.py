@@ -51,6 +51,15 @@ def cli(out: Path, *args: str, timeout: float = 600) -> subprocess.CompletedProc
     )
 
 
+@pytest.fixture(scope="session", autouse=True)
+def own_media_folder(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """manim's default media folder (``./media``, where in-process dry runs keep their TeX) is
+    this test run's own: two runs, in one checkout or two, never write the same files."""
+    from manim import config
+
+    config.media_dir = str(tmp_path_factory.mktemp("manim_media"))
+
+
 @pytest.fixture(scope="session")
 def rendered(tmp_path_factory: pytest.TempPathFactory) -> Rendered:
     out = tmp_path_factory.mktemp("media")
