@@ -117,6 +117,8 @@ def _traces_itself(value: Any) -> bool:
 
 @cache
 def _traced_class(cls: type[T]) -> type[T]:
+    if issubclass(cls, _Traced):  # tracing a traced lesson: copying it read all of it
+        cls = cls.__mro__[2]
     return type(f"Traced{cls.__name__}", (_Traced, cls), {"__module__": __name__})
 
 

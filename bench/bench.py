@@ -45,7 +45,7 @@ CLIPS = "clips"
 LESSON = Path(lesson_module.__file__).with_name("lesson.toml")
 CHANGED_NUMBER = re.compile(r"^(bonus_filler_score\s*=\s*)(-?\d+)", re.MULTILINE)
 """The one number the 'changed' run alters: a quiz value, valid whatever it becomes by one.
-Only the scenes that read it (the rival's and the answer's) render again."""
+Only the scene that reads it (the answer's) renders again."""
 CHANGED = "render.py, one number changed"
 COLD = "render.py, nothing cached"
 TARGET = 1 / 3

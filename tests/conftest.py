@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import time
@@ -67,3 +68,11 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> Rendered:
     result = cli(out, "--slides")
     assert result.returncode == 0, result.stdout + result.stderr
     return Rendered(out, result.stdout, time.monotonic() - started)
+
+
+@pytest.fixture
+def copy_of(rendered: Rendered, tmp_path: Path) -> Path:
+    """A private copy of the rendered output folder (with its caches) to run again into."""
+    out = tmp_path / "media"
+    shutil.copytree(rendered.out, out, symlinks=True)
+    return out

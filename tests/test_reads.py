@@ -80,6 +80,13 @@ def test_a_copy_made_by_replace_was_read_whole_first() -> None:
     assert {("question",), ("promise",), ("takeaway",)} <= paths
 
 
+def test_tracing_a_traced_lesson_reads_all_of_it() -> None:
+    inner = Reads()
+    paths = reading(lambda lesson: traced(lesson, inner).title)
+    assert inner.paths == {("title",)}
+    assert {("promise",), ("tokens", 0, "text"), ("words", ALL)} <= paths
+
+
 def test_using_the_lesson_as_a_cache_key_reads_nothing() -> None:
     assert reading(hash) == set()
 

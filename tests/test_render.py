@@ -11,7 +11,6 @@ import io
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -412,14 +411,6 @@ def test_a_missing_tool_is_named_before_anything_renders(tmp_path: Path) -> None
 
 
 # --- real renders at low quality -------------------------------------------------------------
-
-
-@pytest.fixture
-def copy_of(rendered: Rendered, tmp_path: Path) -> Path:
-    """A private copy of the rendered output folder (with its caches) to run again into."""
-    out = tmp_path / "media"
-    shutil.copytree(rendered.out, out, symlinks=True)
-    return out
 
 
 def clip_files(folder: Path) -> list[Path]:
