@@ -214,15 +214,20 @@ def _find_cached(
 def _settle_titles(run: _Run, every_scene: Sequence[type[LessonScene]]) -> None:
     """Take the cached titles that show the right minutes, once every clip's length is known."""
     lengths = {s: e.duration for s, e in run.clips.items()}
-    lengths |= {s: found.entry.duration for s, found in run.titles.items() if s not in lengths}
-    if run.titles and all(scene in lengths for scene in every_scene):
+    waiting = {s: found for s, found in run.titles.items() if s not in lengths}
+    lengths |= {s: found.entry.duration for s, found in waiting.items()}
+    if waiting and all(scene in lengths for scene in every_scene):
         _take_titles(run, minutes_of(sum(lengths[scene] for scene in every_scene)))
 
 
 def _take_titles(run: _Run, minutes: int) -> list[type[LessonScene]]:
     """The titles found in the cache that show ``minutes``, now counted as cached."""
     run.minutes = minutes
-    current = [s for s, found in run.titles.items() if dict(found.kwargs).get("minutes") == minutes]
+    current = [
+        s
+        for s, found in run.titles.items()
+        if s not in run.clips and dict(found.kwargs).get("minutes") == minutes
+    ]
     for scene in current:
         run.clips[scene] = run.titles[scene].entry
     return current
