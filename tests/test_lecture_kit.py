@@ -246,6 +246,7 @@ class Visit:
 
 
 @pytest.mark.render
+@pytest.mark.browser
 def test_the_embed_page_plays_every_clip_with_captions_offline(
     rendered: Rendered, browser: Browser, tmp_path: Path
 ) -> None:
@@ -274,6 +275,7 @@ def test_the_embed_page_plays_every_clip_with_captions_offline(
 
 
 @pytest.mark.render
+@pytest.mark.browser
 def test_the_deck_pauses_after_each_beat_and_moves_on(
     rendered: Rendered, browser: Browser, tmp_path: Path
 ) -> None:
@@ -311,6 +313,7 @@ def test_the_deck_pauses_after_each_beat_and_moves_on(
 
 
 @pytest.mark.render
+@pytest.mark.browser
 def test_the_handout_opens_offline(rendered: Rendered, browser: Browser, tmp_path: Path) -> None:
     visit = Visit(browser, rendered.folder / "handout.html")
     assert visit.page.locator("table").count() >= 4
