@@ -23,7 +23,7 @@ from typing import Any, TypeVar, cast
 from .lesson import Lesson
 from .words import Words
 
-__all__ = ["ALL", "Path", "Reads", "traced", "value_at", "values_of"]
+__all__ = ["ALL", "Path", "Reads", "traced", "untraced", "value_at", "values_of"]
 
 Path = tuple[str | int, ...]
 """A field of the lesson: attribute names, tuple indices, words entry names."""
@@ -52,6 +52,18 @@ class Reads:
 def traced(lesson: Lesson, reads: Reads) -> Lesson:
     """``lesson``, noting in ``reads`` every field read through it."""
     return _wrap(lesson, (), reads)
+
+
+def untraced(lesson: Lesson) -> Lesson:
+    """The plain lesson behind a traced one, which counts as reading all of it; any other
+    lesson as it is. For a cache keyed by lesson (a dry run measuring the lesson's minutes)."""
+    own = object.__getattribute__(lesson, "__dict__")
+    reads: Reads | None = own.get("_reads")
+    if reads is None:
+        return lesson
+    reads.add((*own["_path"], ALL))
+    original: Lesson = own["_original"]
+    return original
 
 
 class _Traced:
@@ -130,6 +142,7 @@ def _wrap(value: T, path: Path, reads: Reads) -> T:
             object.__setattr__(copy, field.name, inner)
         object.__setattr__(copy, "_reads", reads)
         object.__setattr__(copy, "_path", path)
+        object.__setattr__(copy, "_original", value)
         return cast(T, copy)
     if isinstance(value, Words):
         return _TracedWords(value, reads, path)  # type: ignore[return-value]

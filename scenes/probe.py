@@ -22,7 +22,7 @@ from manim import (
 from manim.mobject.text.tex_mobject import MathTexPart
 
 from attention_core import Lesson
-from attention_core.reads import Path, Reads, traced
+from attention_core.reads import Path, Reads, traced, untraced
 
 from .base import LessonScene
 from .beat import BeatTiming
@@ -161,7 +161,7 @@ def run_dry(scene_class: type[LessonScene], lesson: Lesson, **kwargs: Any) -> Pr
     Runs once per (scene, lesson, arguments) in a process: the scene tests, ``scenes.timing`` and
     ``render.py --dry-run`` all read the same run. ``kwargs`` must be hashable.
     """
-    return _run_dry(scene_class, lesson, tuple(sorted(kwargs.items())))
+    return _run_dry(scene_class, untraced(lesson), tuple(sorted(kwargs.items())))
 
 
 class _Undrawn(CairoRenderer):

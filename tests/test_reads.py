@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from attention_core import Lesson, attend, default_lesson, quiz_answer, with_rival
-from attention_core.reads import ALL, Reads, traced, value_at, values_of
+from attention_core.reads import ALL, Reads, traced, untraced, value_at, values_of
 
 LESSON = default_lesson()
 
@@ -85,6 +85,13 @@ def test_tracing_a_traced_lesson_reads_all_of_it() -> None:
     paths = reading(lambda lesson: traced(lesson, inner).title)
     assert inner.paths == {("title",)}
     assert {("promise",), ("tokens", 0, "text"), ("words", ALL)} <= paths
+
+
+def test_the_plain_lesson_behind_a_traced_one_counts_as_read_whole() -> None:
+    reads = Reads()
+    assert untraced(traced(LESSON, reads)) is LESSON
+    assert reads.paths == {(ALL,)}
+    assert untraced(LESSON) is LESSON
 
 
 def test_using_the_lesson_as_a_cache_key_reads_nothing() -> None:
