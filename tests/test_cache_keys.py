@@ -97,7 +97,9 @@ def key(scene: type[LessonScene], lesson: Lesson, reads: tuple[Path, ...]) -> st
 SOURCES = source_digest()
 
 
-@pytest.mark.parametrize("lesson", [LESSON, GREEK], ids=["default", "greek"])
+@pytest.mark.parametrize(
+    "lesson", [LESSON, pytest.param(GREEK, marks=pytest.mark.lessons)], ids=["default", "greek"]
+)
 def test_a_key_changes_exactly_when_a_field_its_scene_read_changes(lesson: Lesson) -> None:
     reads = {scene: dry(scene, lesson).reads for scene in SCENES}
     every = list(leaves(lesson))

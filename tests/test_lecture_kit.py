@@ -106,7 +106,9 @@ def visible_numbers(page: str) -> set[str]:
     return set(NUMBER.findall(" ".join(reader.parts)))
 
 
-@pytest.mark.parametrize("lesson_name", ["default", "four_tokens"])
+@pytest.mark.parametrize(
+    "lesson_name", ["default", pytest.param("four_tokens", marks=pytest.mark.lessons)]
+)
 def test_the_handout_shows_the_numbers_the_scenes_show(lesson_name: str) -> None:
     lesson = LESSONS[lesson_name]
     on_paper = visible_numbers(handout_html(lesson))
