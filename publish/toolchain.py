@@ -4,7 +4,7 @@ Each is identified cheaply, without reading big files: versions, the file names 
 gives its bundled libraries (auditwheel puts a hash of each library's bytes in its name:
 ``libx264-d6533a8d.so.165``), and the path, size and modification time of each font file
 fontconfig picks and of TeX's file databases (``ls-R``, rewritten whenever a TeX package is
-installed or removed). About 30 ms, once per run.
+installed or removed). About 70 ms, once per run (measured with manim already imported).
 """
 
 from __future__ import annotations
