@@ -10,6 +10,7 @@ python render.py --check-lesson FILE       # validate a lesson and print what it
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import signal
 import sys
@@ -30,6 +31,9 @@ from attention_core import Lesson, LessonError, default_lesson, load_lesson
 from publish.lecture import SLIDE_FORMATS
 from publish.presets import ALPHA_FORMATS, FORMATS, QUALITIES
 from publish.tools import RENDER_TOOLS, SCENE_TOOLS, install_line, missing_tools
+
+OUTPUT_TROUBLE = {errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM, errno.EROFS}
+"""Errors writing the output that the user can fix: said in one line, exit 2, no traceback."""
 
 
 def parser() -> argparse.ArgumentParser:
@@ -123,6 +127,7 @@ def main(argv: list[str] | None = None) -> int:
         return _bad(str(error))
 
     from publish import preview
+    from publish.claim import OutputTrouble, claimed, trouble
     from publish.pipeline import Interrupted, Options, publish, terminate_on_sigterm
     from publish.progress import make_display
 
@@ -135,15 +140,22 @@ def main(argv: list[str] | None = None) -> int:
         force=args.force,
         slides=args.slides,
     )
-    if args.list:
-        preview.list_scenes(lesson, chosen, options.work, sys.stdout)
-        return EXIT_OK
-    if args.dry_run:
-        preview.dry_run(lesson, chosen, options, sys.stdout)
-        return EXIT_OK
     try:
-        with terminate_on_sigterm(), make_display() as display:
-            return publish(lesson, SCENES, chosen, options, display)
+        with claimed(options.folder, options.work):
+            if args.list:
+                preview.list_scenes(lesson, chosen, options.work, sys.stdout)
+                return EXIT_OK
+            if args.dry_run:
+                preview.dry_run(lesson, chosen, options, sys.stdout)
+                return EXIT_OK
+            with terminate_on_sigterm(), make_display() as display:
+                return publish(lesson, SCENES, chosen, options, display)
+    except OutputTrouble as error:
+        return _bad(str(error))
+    except OSError as error:
+        if error.errno not in OUTPUT_TROUBLE:
+            raise
+        return _bad(str(trouble(options.out, error)))
     except (KeyboardInterrupt, Interrupted) as stop:
         signum = stop.signum if isinstance(stop, Interrupted) else signal.SIGINT
         print(

@@ -10,7 +10,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 if TYPE_CHECKING:
-    from .lesson import Lesson
+    from .lesson import Lesson, Quiz
 
 __all__ = [
     "BUDGET",
@@ -78,11 +78,22 @@ class QuizAnswer:
     rival_score: float
     filler_score: float
     fillers_needed: float
-    bonus_filler_score: float
-    bonus_fillers_needed: float
     options: tuple[float, ...]
     """A: one filler each; B: the score gap read linearly; C: e^gap (right); D: e^(2·gap)."""
     correct: int
+    quiz: Quiz
+    """The lesson's quiz, whose bonus is read only where it is shown: a scene that asks the
+    question without the bonus does not depend on it (its clip's key leaves it out)."""
+
+    @property
+    def bonus_filler_score(self) -> float:
+        """The filler score of the bonus question."""
+        return self.quiz.bonus_filler_score
+
+    @property
+    def bonus_fillers_needed(self) -> float:
+        """Fillers scoring the bonus filler score needed to match the rival: e^bonus_gap."""
+        return math.exp(self.bonus_gap)
 
     @property
     def gap(self) -> float:
@@ -156,10 +167,9 @@ def quiz_answer(lesson: Lesson) -> QuizAnswer:
         rival_score=rival_score,
         filler_score=lesson.quiz.filler_score,
         fillers_needed=math.exp(gap),
-        bonus_filler_score=lesson.quiz.bonus_filler_score,
-        bonus_fillers_needed=math.exp(rival_score - lesson.quiz.bonus_filler_score),
         options=(1.0, gap, math.exp(gap), math.exp(2 * gap)),
         correct=2,
+        quiz=lesson.quiz,
     )
 
 

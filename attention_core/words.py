@@ -42,13 +42,13 @@ class Words(Mapping[str, str]):
         Placeholders are checked when the lesson loads (plain names, the English entry's set),
         so this never evaluates anything but a lookup by name.
         """
-        return self._entries[name].format_map(values)
+        return self[name].format_map(values)
 
     def said(self, name: str, **values: str) -> str:
         """What the narrator says for caption entry ``name``: its ``said`` entry where the
         catalogue has one (a symbol read aloud in words), else the caption as shown."""
         spoken = said_name(name)
-        return self.say(spoken if spoken in self._entries else name, **values)
+        return self.say(spoken if spoken in self else name, **values)
 
     def join(self, items: Sequence[str]) -> str:
         """Items as a narrator lists them: ``3, 1 and 0``."""

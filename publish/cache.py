@@ -1,26 +1,41 @@
 """Cache keys: a clip is reused only when everything that could change its bytes is unchanged.
 
-The rule is deliberately blunt: any byte changed in ``attention_core/``, ``scenes/`` or the modules
-that render and remux a clip re-renders every clip. Tracking which scene uses which helper would
-save minutes and cost correctness.
+A clip's key covers the parts of the lesson its scene read while it rendered (recorded by
+:mod:`attention_core.reads`, kept in the clip's record and valued again on each run's lesson),
+the lesson-wide facts in :data:`LESSON_WIDE`, the scene's arguments, the quality and format, the
+toolchain (:mod:`publish.toolchain`) and every byte of our code. The code rule is deliberately
+blunt: any byte changed in ``attention_core/``, ``scenes/`` or the modules that render and remux
+a clip re-renders every clip. Tracking which scene uses which helper would save minutes and cost
+correctness.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
-from dataclasses import asdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
 from attention_core import Lesson
+from attention_core.reads import Path as ReadPath
+from attention_core.reads import values_of
 
 from .files import write_text
 from .manifest import ClipEntry, FullEntry
 
-__all__ = ["JOIN_SOURCES", "SOURCE_PACKAGES", "Records", "clip_key", "full_key", "source_digest"]
+__all__ = [
+    "JOIN_SOURCES",
+    "LESSON_WIDE",
+    "SOURCE_PACKAGES",
+    "Cached",
+    "Records",
+    "clip_key",
+    "full_key",
+    "source_digest",
+]
 
 SOURCE_PACKAGES = (
     "attention_core",
@@ -33,7 +48,9 @@ SOURCE_PACKAGES = (
 and how its captions are written."""
 JOIN_SOURCES = ("publish.join", "publish.captions", "publish.media")
 """What makes the whole video and its captions, beyond the clips themselves."""
-SCHEMA = "attention-clip-v1"
+LESSON_WIDE: tuple[ReadPath, ...] = (("words", "common.word.language"),)
+"""What every clip's key covers whether or not its scene read it: the language it speaks."""
+SCHEMA = "attention-clip-v2"
 """Bump when the meaning of a key changes."""
 
 
@@ -72,28 +89,46 @@ def _digest(payload: dict[str, Any]) -> str:
 def clip_key(
     *,
     sources: str,
+    toolchain: str,
     lesson: Lesson,
+    reads: Iterable[ReadPath],
     scene: str,
+    kwargs: Sequence[tuple[str, Any]] = (),
     quality: str,
     fmt: str,
     transparent: bool,
-    manim_version: str,
 ) -> str:
-    """The key of one clip.
+    """The key of one clip: ``reads`` (the lesson's fields its scene read) valued on ``lesson``,
+    with everything else that shapes its bytes.
 
-    The title's ``minutes`` is not an input of its own: it is computed from the lesson and the
-    scenes' code, which the key already covers.
+    Parameters
+    ----------
+    sources
+        :func:`source_digest` of our code.
+    toolchain
+        :func:`publish.toolchain.digest`: manim, PyAV, Pango, cairo, the fonts and TeX.
+    lesson
+        The lesson the clip shows.
+    reads
+        The paths its scene read (:mod:`attention_core.reads`), as recorded when it last rendered.
+    scene
+        The scene class's name.
+    kwargs
+        The scene's further arguments: the title's ``minutes``.
+    quality, fmt, transparent
+        How it is rendered.
     """
     return _digest(
         {
             "schema": SCHEMA,
             "sources": sources,
-            "lesson": asdict(lesson),
+            "toolchain": toolchain,
+            "lesson": values_of(lesson, [*reads, *LESSON_WIDE]),
             "scene": scene,
+            "kwargs": sorted(kwargs),
             "quality": quality,
             "format": fmt,
             "transparent": transparent,
-            "manim": manim_version,
         }
     )
 
@@ -112,8 +147,23 @@ def full_key(title: str, clips: Sequence[ClipEntry]) -> str:
     )
 
 
+KeyOf = Callable[[Sequence[ReadPath], Sequence[tuple[str, Any]]], str]
+"""A clip's key from the lesson fields its scene read and its arguments (the rest is bound)."""
+
+
+@dataclass(frozen=True)
+class Cached:
+    """A clip found in the cache, and what it was made from."""
+
+    entry: ClipEntry
+    reads: tuple[ReadPath, ...]
+    kwargs: tuple[tuple[str, Any], ...]
+    """The scene's arguments it was rendered with: the title's ``minutes``."""
+
+
 class Records:
-    """Per-file cache records in ``<folder>/.keys/``: the key a file was made with, and its entry.
+    """Per-file cache records in ``<folder>/.keys/``: the key a file was made with, and its entry;
+    for a clip also the lesson fields its scene read and the arguments it was given.
 
     One small file per output, written right after the output itself, so a run cut short keeps
     the clips it finished.
@@ -147,14 +197,19 @@ class Records:
         duration = entry.get("duration") if isinstance(entry, dict) else None
         return float(duration) if isinstance(duration, int | float) else None
 
-    def clip(self, file: str, key: str) -> ClipEntry | None:
-        """The clip made with ``key``, if every one of its files is still there unchanged."""
-        data = self._load(file, key)
+    def clip(self, file: str, key_of: KeyOf) -> Cached | None:
+        """The clip whose key, recomputed by ``key_of`` from the reads and arguments it was made
+        with, is unchanged, if every one of its files is still there unchanged."""
+        data = self._read(file) or {}
         try:
-            entry = ClipEntry.from_json(data) if data else None
-        except (TypeError, KeyError):
+            reads = tuple(tuple(path) for path in data["reads"])
+            kwargs = tuple((str(name), value) for name, value in data["kwargs"])
+            if data["key"] != key_of(reads, kwargs):
+                return None
+            entry = ClipEntry.from_json(data["entry"])
+        except (TypeError, KeyError, ValueError):
             return None
-        return entry if entry and entry.matches(self.folder) else None
+        return Cached(entry, reads, kwargs) if entry.matches(self.folder) else None
 
     def full(self, file: str, key: str) -> FullEntry | None:
         """The whole video made with ``key``, if its files are still there unchanged."""
@@ -165,10 +220,16 @@ class Records:
             return None
         return entry if entry and entry.matches(self.folder) else None
 
-    def save(self, key: str, entry: ClipEntry | FullEntry) -> None:
+    def save(
+        self,
+        key: str,
+        entry: ClipEntry | FullEntry,
+        reads: Sequence[ReadPath] = (),
+        kwargs: Sequence[tuple[str, Any]] = (),
+    ) -> None:
         self.keys.mkdir(parents=True, exist_ok=True)
-        text = json.dumps({"key": key, "entry": entry.to_json()}, indent=2, ensure_ascii=False)
-        write_text(self._path(entry.file), text + "\n")
+        data = {"key": key, "reads": reads, "kwargs": kwargs, "entry": entry.to_json()}
+        write_text(self._path(entry.file), json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
     def forget(self, file: str) -> None:
         self._path(file).unlink(missing_ok=True)

@@ -5,17 +5,18 @@ from __future__ import annotations
 import shutil
 import signal
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from attention_core import Lesson
 
-from . import worker
-from .cache import Records, clip_key, full_key, source_digest
+from . import toolchain, worker
+from .cache import Cached, KeyOf, Records, clip_key, full_key, source_digest
 from .captions import clamp, join, milliseconds, parse_srt, to_srt, to_vtt
 from .files import clean_partials, replacing, sha256, write_text
 from .join import chapters_for, join_clips
@@ -110,8 +111,12 @@ class _Run:
     options: Options
     display: Display
     records: Records
-    keys: dict[type[LessonScene], str]
+    key_of: Callable[[type[LessonScene]], KeyOf]
+    """Each scene's key, from the lesson fields it read and its arguments."""
     clips: dict[type[LessonScene], ClipEntry] = field(default_factory=dict)
+    titles: dict[type[LessonScene], Cached] = field(default_factory=dict)
+    """Clips of scenes that show the lesson's minutes, current if the minutes they show are."""
+    minutes: int | None = None
     states: dict[type[LessonScene], str] = field(default_factory=dict)
     failures: dict[type[LessonScene], str] = field(default_factory=dict)
     join_failure: str | None = None
@@ -136,28 +141,25 @@ def publish(
     options.folder.mkdir(parents=True, exist_ok=True)
     for folder in (options.folder, options.folder / ".keys"):
         clean_partials(folder)
-    sources = source_digest()
-    keys = {
-        scene: clip_key(
-            sources=sources,
-            lesson=lesson,
-            scene=scene.__name__,
-            quality=options.quality.name,
-            fmt=options.fmt,
-            transparent=options.transparent,
-            manim_version=manim.__version__,
-        )
-        for scene in every_scene
-    }
-    run = _Run(lesson, options, display, Records(options.folder), keys)
-    for scene in every_scene:
-        forced = options.force and scene in chosen
-        entry = None if forced else run.records.clip(run.file(scene).name, keys[scene])
-        if entry is not None:
-            run.clips[scene] = entry
+    key = partial(
+        clip_key,
+        sources=source_digest(),
+        toolchain=toolchain.digest(),
+        lesson=lesson,
+        quality=options.quality.name,
+        fmt=options.fmt,
+        transparent=options.transparent,
+    )
+
+    def key_of(scene: type[LessonScene]) -> KeyOf:
+        return lambda reads, kwargs: key(scene=scene.__name__, reads=reads, kwargs=kwargs)
+
+    run = _Run(lesson, options, display, Records(options.folder), key_of)
+    _find_cached(run, every_scene, [] if not options.force else chosen)
     todo = [scene for scene in chosen if scene not in run.clips]
     if todo:
         _render_all(run, every_scene, chosen, todo)
+        _settle_titles(run, every_scene)  # a title not chosen, once the others are rendered
     else:
         _plan(run, chosen, {})
 
@@ -191,6 +193,44 @@ def publish(
     for note in kit.notes:
         display.note(note)
     return 1 if run.failures or run.join_failure else 0
+
+
+def _find_cached(
+    run: _Run, every_scene: Sequence[type[LessonScene]], forced: Sequence[type[LessonScene]]
+) -> None:
+    """Every clip whose key is unchanged; a title's only if the minutes it shows are known
+    (every other clip is cached) and unchanged."""
+    for scene in every_scene:
+        found = None
+        if scene not in forced:
+            found = run.records.clip(run.file(scene).name, run.key_of(scene))
+        if found is not None and takes_minutes(scene):
+            run.titles[scene] = found
+        elif found is not None:
+            run.clips[scene] = found.entry
+    _settle_titles(run, every_scene)
+
+
+def _settle_titles(run: _Run, every_scene: Sequence[type[LessonScene]]) -> None:
+    """Take the cached titles that show the right minutes, once every clip's length is known."""
+    lengths = {s: e.duration for s, e in run.clips.items()}
+    waiting = {s: found for s, found in run.titles.items() if s not in lengths}
+    lengths |= {s: found.entry.duration for s, found in waiting.items()}
+    if waiting and all(scene in lengths for scene in every_scene):
+        _take_titles(run, minutes_of(sum(lengths[scene] for scene in every_scene)))
+
+
+def _take_titles(run: _Run, minutes: int) -> list[type[LessonScene]]:
+    """The titles found in the cache that show ``minutes``, now counted as cached."""
+    run.minutes = minutes
+    current = [
+        s
+        for s, found in run.titles.items()
+        if s not in run.clips and dict(found.kwargs).get("minutes") == minutes
+    ]
+    for scene in current:
+        run.clips[scene] = run.titles[scene].entry
+    return current
 
 
 def minutes_of(seconds: float) -> int:
@@ -238,9 +278,11 @@ def _render_all(
     """
     titles = [scene for scene in todo if takes_minutes(scene)]
     others = [scene for scene in todo if scene not in titles]
-    to_measure = (
-        [s for s in every_scene if s not in run.clips and s not in others] if titles else []
-    )
+    to_measure = [
+        s
+        for s in every_scene
+        if titles and s not in run.clips and s not in others and s not in run.titles
+    ]
     expected = earlier_lengths(run.options, chosen)
     _plan(run, chosen, expected)
     events: Any = event_queue()
@@ -266,8 +308,13 @@ def _render_all(
         measured = gather(measuring, lambda scene, error: _measure_failed(run, scene, todo, error))
         if titles:
             seconds = {scene: probe.seconds for scene, probe in measured.items()}
+            seconds |= {scene: found.entry.duration for scene, found in run.titles.items()}
             minutes = _lesson_minutes(run, every_scene, titles, seconds)
-            render([scene for scene in titles if scene not in run.failures], minutes)
+            if minutes is not None:
+                for scene in _take_titles(run, minutes):
+                    run.states[scene] = "cached"
+                    run.display.cached(clip_name(scene.step, scene.slug))
+            render([s for s in titles if s not in run.failures and s not in run.clips], minutes)
 
 
 def _lesson_minutes(
@@ -351,9 +398,13 @@ def _fail(run: _Run, scene: type[LessonScene], message: str, detail: str = "") -
     run.display.failed(clip_name(scene.step, scene.slug), message)
     if detail:
         log = run.options.work / scene.slug / "error.log"
-        log.parent.mkdir(parents=True, exist_ok=True)
-        log.write_text(detail, encoding="utf-8")
-        run.display.note(f"  traceback: {log}")
+        try:
+            log.parent.mkdir(parents=True, exist_ok=True)
+            log.write_text(detail, encoding="utf-8")
+        except OSError as error:  # the disk that failed the scene may fail its log too
+            run.display.note(f"  traceback not saved: {error.strerror}")
+        else:
+            run.display.note(f"  traceback: {log}")
 
 
 def _finish_clip(run: _Run, scene: type[LessonScene], result: worker.ClipResult) -> ClipEntry:
@@ -390,7 +441,9 @@ def _finish_clip(run: _Run, scene: type[LessonScene], result: worker.ClipResult)
         captions=captions,
         numbers=result.numbers,
     )
-    run.records.save(run.keys[scene], entry)
+    reads = sorted({*result.reads, ("words", f"{scene.slug}.heading.title")}, key=str)
+    kwargs = (("minutes", run.minutes),) if takes_minutes(scene) else ()
+    run.records.save(run.key_of(scene)(reads, kwargs), entry, reads, kwargs)
     shutil.rmtree(result.video.parent, ignore_errors=True)
     return entry
 

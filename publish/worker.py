@@ -8,6 +8,7 @@ own ``media_dir``, so concurrent renders never share TeX or text caches
 from __future__ import annotations
 
 import importlib
+import os
 import shutil
 import signal
 import threading
@@ -20,6 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from attention_core import Lesson
+from attention_core.reads import Path as ReadPath
+from attention_core.reads import Reads, traced
 
 if TYPE_CHECKING:
     from scenes.probe import Probe
@@ -102,6 +105,8 @@ class ClipResult:
     seconds: float
     numbers: tuple[str, ...]
     elapsed: float
+    reads: tuple[ReadPath, ...]
+    """Every field of the lesson the scene read (:mod:`attention_core.reads`): its key's part."""
 
 
 class ClipFailed(Exception):
@@ -199,8 +204,23 @@ def work_folder(work: Path) -> Iterator[None]:
         busy.unlink(missing_ok=True)
 
 
-def _failed(error: Exception) -> ClipFailed:
-    return ClipFailed(f"{type(error).__name__}: {error}", traceback.format_exc())
+def _failed(error: Exception, work: Path) -> ClipFailed:
+    detail = traceback.format_exc()
+    if _disk_full(work):  # whatever broke first: TeX's half-written SVG, the encoder, ...
+        return ClipFailed(f"no space left on the disk of {work}", detail)
+    return ClipFailed(f"{type(error).__name__}: {error}", detail)
+
+
+FULL = 1 << 20
+"""Free bytes below which a failed render's disk is taken to be why it failed."""
+
+
+def _disk_full(folder: Path) -> bool:
+    try:
+        disk = os.statvfs(folder)
+    except OSError:
+        return False
+    return disk.f_bavail * disk.f_frsize < FULL
 
 
 def dry_run(job: DryJob) -> Probe:
@@ -214,7 +234,7 @@ def dry_run(job: DryJob) -> Probe:
         with work_folder(job.work), tempconfig({"media_dir": str(job.work)}):
             return run_dry(_scene_class(job.scene), job.lesson, **dict(job.kwargs))
     except Exception as error:
-        raise _failed(error) from None
+        raise _failed(error, job.work) from None
 
 
 def render_clip(job: ClipJob) -> ClipResult:
@@ -228,7 +248,7 @@ def render_clip(job: ClipJob) -> ClipResult:
             result = _render(job, started)
             shutil.rmtree(job.work / "partial", ignore_errors=True)
     except Exception as error:
-        raise _failed(error) from None
+        raise _failed(error, job.work) from None
     return result
 
 
@@ -239,8 +259,10 @@ def _render(job: ClipJob, started: float) -> ClipResult:
     from scenes.probe import record
 
     scene_class = _scene_class(job.scene)
+    reads = Reads()
     with tempconfig(settings(job)):
-        scene = scene_class(lesson=job.lesson, renderer=clip_renderer(), **dict(job.kwargs))
+        lesson = traced(job.lesson, reads)
+        scene = scene_class(lesson=lesson, renderer=clip_renderer(), **dict(job.kwargs))
         probe = record(scene, after_each=lambda: _emit("time", job.scene, float(scene.time)))
         scene.render()
         video, captions = output_files(scene)
@@ -253,4 +275,5 @@ def _render(job: ClipJob, started: float) -> ClipResult:
         seconds=float(scene.time),
         numbers=tuple(probe.numbers_in_order),
         elapsed=time.monotonic() - started,
+        reads=tuple(reads.sorted()),
     )

@@ -20,6 +20,7 @@ from manim import (
 )
 
 from attention_core import Lesson
+from attention_core.reads import Path, Reads, traced, untraced
 from scenes.base import LessonScene
 from scenes.beat import BeatTiming
 from scenes.manim_internals import MathTexPart, code_listing, undrawn_renderer
@@ -48,11 +49,13 @@ class Shown:
 
 @dataclass
 class Probe:
-    """Every moment's on-screen texts for one scene run; after a dry run, its length, captions."""
+    """Every moment's on-screen texts for one scene run; after a dry run, its length, captions
+    and the fields of the lesson it read."""
 
     moments: list[list[Shown]] = field(default_factory=list)
     seconds: float = 0.0
     beats: tuple[BeatTiming, ...] = ()
+    reads: tuple[Path, ...] = ()
 
     @property
     def captions(self) -> tuple[str, ...]:
@@ -154,7 +157,7 @@ def run_dry(scene_class: type[LessonScene], lesson: Lesson, **kwargs: Any) -> Pr
     Runs once per (scene, lesson, arguments) in a process: the scene tests, ``scenes.timing`` and
     ``render.py --dry-run`` all read the same run. ``kwargs`` must be hashable.
     """
-    return _run_dry(scene_class, lesson, tuple(sorted(kwargs.items())))
+    return _run_dry(scene_class, untraced(lesson), tuple(sorted(kwargs.items())))
 
 
 @cache
@@ -168,11 +171,15 @@ def _run_dry(
         "progress_bar": "none",
         "verbosity": "WARNING",
     }
+    reads = Reads()
     with tempconfig(settings):
         renderer = undrawn_renderer()
-        scene = scene_class(lesson=lesson, renderer=renderer, skip_animations=True, **dict(kwargs))
+        scene = scene_class(
+            lesson=traced(lesson, reads), renderer=renderer, skip_animations=True, **dict(kwargs)
+        )
         probe = record(scene)
         scene.render()
     probe.seconds = float(scene.time)
     probe.beats = tuple(scene.beats)
+    probe.reads = tuple(reads.sorted())
     return probe

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import time
@@ -51,6 +52,15 @@ def cli(out: Path, *args: str, timeout: float = 600) -> subprocess.CompletedProc
     )
 
 
+@pytest.fixture(scope="session", autouse=True)
+def own_media_folder(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """manim's default media folder (``./media``, where in-process dry runs keep their TeX) is
+    this test run's own: two runs, in one checkout or two, never write the same files."""
+    from manim import config
+
+    config.media_dir = str(tmp_path_factory.mktemp("manim_media"))
+
+
 @pytest.fixture(scope="session")
 def rendered(tmp_path_factory: pytest.TempPathFactory) -> Rendered:
     out = tmp_path_factory.mktemp("media")
@@ -58,3 +68,11 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> Rendered:
     result = cli(out, "--slides")
     assert result.returncode == 0, result.stdout + result.stderr
     return Rendered(out, result.stdout, time.monotonic() - started)
+
+
+@pytest.fixture
+def copy_of(rendered: Rendered, tmp_path: Path) -> Path:
+    """A private copy of the rendered output folder (with its caches) to run again into."""
+    out = tmp_path / "media"
+    shutil.copytree(rendered.out, out, symlinks=True)
+    return out

@@ -1,8 +1,8 @@
-"""Two tiny scenes for render tests: one that renders in a second, one that always fails."""
+"""Tiny scenes for render tests: two that render in a second, one that always fails."""
 
 from __future__ import annotations
 
-from manim import Circle, Create, config
+from manim import Circle, Create, Square, config
 
 from attention_core import Lesson
 from scenes import LessonScene
@@ -42,3 +42,15 @@ class AlwaysFails(OutsideScene):
             self.play(Create(Circle()), run_time=0.2)
             if not config.dry_run:
                 raise RuntimeError("deliberate failure in AlwaysFails")
+
+
+class TinySquare(OutsideScene):
+    """A square, drawn in one short beat."""
+
+    step = 2
+    slug = "square"
+    headline_text = "A square"
+
+    def construct(self) -> None:
+        with self.beat("A square."):
+            self.play(Create(Square()), run_time=0.5)

@@ -62,13 +62,17 @@ def test_table_compares_with_plain_manim_only_rows_that_make_video() -> None:
 
 
 def test_report_is_json_with_the_encoder_and_machine() -> None:
-    rows = [bench.summarise("render.py", SAMPLES, 24.0)]
+    rows = [
+        bench.summarise(bench.COLD, SAMPLES, 24.0),
+        bench.summarise(bench.CHANGED, SAMPLES[:1], 24.0),
+    ]
     data = json.loads(json.dumps(bench.report(rows, QUALITIES["high"], {"cores": 2})))
     assert data["resolution"] == "1080p60"
     assert data["encoder_options"] == worker.ENCODER_OPTIONS
     assert data["machine"] == {"cores": 2}
     assert data["results"][0]["wall"] == 12.0
     assert data["results"][0]["wall_per_video_second"] == 0.5
+    assert data["one_number_change_of_full_render"] == pytest.approx(10.0 / 12.0)
 
 
 def test_changing_one_number_keeps_the_lesson_valid(tmp_path: Path) -> None:

@@ -106,7 +106,9 @@ def visible_numbers(page: str) -> set[str]:
     return set(NUMBER.findall(" ".join(reader.parts)))
 
 
-@pytest.mark.parametrize("lesson_name", ["default", "four_tokens"])
+@pytest.mark.parametrize(
+    "lesson_name", ["default", pytest.param("four_tokens", marks=pytest.mark.lessons)]
+)
 def test_the_handout_shows_the_numbers_the_scenes_show(lesson_name: str) -> None:
     lesson = LESSONS[lesson_name]
     on_paper = visible_numbers(handout_html(lesson))
@@ -246,6 +248,7 @@ class Visit:
 
 
 @pytest.mark.render
+@pytest.mark.browser
 def test_the_embed_page_plays_every_clip_with_captions_offline(
     rendered: Rendered, browser: Browser, tmp_path: Path
 ) -> None:
@@ -274,6 +277,7 @@ def test_the_embed_page_plays_every_clip_with_captions_offline(
 
 
 @pytest.mark.render
+@pytest.mark.browser
 def test_the_deck_pauses_after_each_beat_and_moves_on(
     rendered: Rendered, browser: Browser, tmp_path: Path
 ) -> None:
@@ -311,6 +315,7 @@ def test_the_deck_pauses_after_each_beat_and_moves_on(
 
 
 @pytest.mark.render
+@pytest.mark.browser
 def test_the_handout_opens_offline(rendered: Rendered, browser: Browser, tmp_path: Path) -> None:
     visit = Visit(browser, rendered.folder / "handout.html")
     assert visit.page.locator("table").count() >= 4

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -48,6 +49,7 @@ def stretched_lesson(draw: st.DrawFn) -> dict[str, Any]:
     return data
 
 
+@pytest.mark.lessons
 @settings(
     max_examples=EXAMPLES,
     derandomize=True,

@@ -11,7 +11,6 @@ import io
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -24,8 +23,8 @@ import pytest
 from rich.console import Console
 
 import render
-from attention_core import default_lesson
-from publish import captions, join, media, preview, tools
+from attention_core import Words, default_lesson
+from publish import captions, join, media, preview, toolchain, tools
 from publish.cache import Records, clip_key, package_files, source_digest
 from publish.captions import Cue
 from publish.files import PARTIAL, clean_partials, replacing, sha256
@@ -184,25 +183,42 @@ def test_every_input_of_a_clip_changes_its_key() -> None:
     lesson = default_lesson()
     base: dict[str, Any] = {
         "sources": source_digest(),
+        "toolchain": toolchain.digest(),
         "lesson": lesson,
+        "reads": [("title",), ("words", "score.caption.keys")],
         "scene": "Step3Score",
+        "kwargs": (),
         "quality": "low",
         "fmt": "mp4",
         "transparent": False,
-        "manim_version": "0.22.0",
     }
     changed = [
         {"sources": "0" * 64},
+        {"toolchain": "0" * 64},
         {"lesson": replace(lesson, title="Other")},
+        {"lesson": replace(lesson, words=Words({**lesson.words, "score.caption.keys": "Other"}))},
+        {"reads": [("title",)]},
         {"scene": "Step4Softmax"},
+        {"kwargs": (("minutes", 4),)},
         {"quality": "high"},
         {"fmt": "webm"},
         {"transparent": True},
-        {"manim_version": "0.23.0"},
     ]
     keys = {clip_key(**base)} | {clip_key(**(base | change)) for change in changed}
     assert len(keys) == 1 + len(changed)
     assert clip_key(**base) == clip_key(**base)
+    unread = replace(lesson, promise="Other", words=Words({**lesson.words, "mix.caption.o": "x"}))
+    assert clip_key(**(base | {"lesson": unread})) == clip_key(**base)
+
+
+def test_the_toolchain_names_the_fonts_the_scenes_ask_for() -> None:
+    from scenes import style
+
+    assert {style.FONT, f"{style.FONT}:bold", style.MONO} == set(toolchain.FONT_PATTERNS)
+    described = toolchain.describe()
+    assert all("size" in font for font in described["fonts"].values()), described["fonts"]
+    assert any(name.startswith("libx264") for name in described["pyav_libraries"])
+    assert described["tex"].startswith("pdfTeX")
 
 
 def test_every_module_that_makes_a_clip_is_in_its_key() -> None:
@@ -240,11 +256,18 @@ def test_a_record_is_trusted_only_while_its_files_are_unchanged(tmp_path: Path) 
         numbers=("1",),
     )
     records = Records(tmp_path)
-    records.save("key", entry)
-    assert records.clip("01_a.mp4", "key") == entry
-    assert records.clip("01_a.mp4", "other key") is None
+    records.save("key ('title',)", entry, [("title",)], [("minutes", 3)])
+
+    def key_of(reads: Any, kwargs: Any) -> str:
+        assert list(kwargs) == [("minutes", 3)]
+        return f"key {', '.join(map(str, reads))}"
+
+    found = records.clip("01_a.mp4", key_of)
+    assert found is not None
+    assert (found.entry, found.reads, found.kwargs) == (entry, (("title",),), (("minutes", 3),))
+    assert records.clip("01_a.mp4", lambda reads, kwargs: "other key") is None
     (tmp_path / "01_a.png").write_bytes(b"01_a.pnG")
-    assert records.clip("01_a.mp4", "key") is None
+    assert records.clip("01_a.mp4", key_of) is None
     assert records.last_duration("01_a.mp4") == 1.0  # still good to plan by
     assert records.last_duration("02_b.mp4") is None
 
@@ -388,14 +411,6 @@ def test_a_missing_tool_is_named_before_anything_renders(tmp_path: Path) -> None
 
 
 # --- real renders at low quality -------------------------------------------------------------
-
-
-@pytest.fixture
-def copy_of(rendered: Rendered, tmp_path: Path) -> Path:
-    """A private copy of the rendered output folder (with its caches) to run again into."""
-    out = tmp_path / "media"
-    shutil.copytree(rendered.out, out, symlinks=True)
-    return out
 
 
 def clip_files(folder: Path) -> list[Path]:

@@ -7,6 +7,7 @@ import inspect
 import re
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -44,10 +45,21 @@ def probe(scene: type[LessonScene], lesson_name: str) -> Probe:
 
 
 CASES = [(scene, name) for scene in SCENES for name in LESSONS]
-IDS = [f"{scene.__name__}-{name}" for scene, name in CASES]
 
 
-@pytest.mark.parametrize(("scene", "lesson_name"), CASES, ids=IDS)
+def params(cases: list[tuple[type[LessonScene], str]]) -> list[Any]:
+    """The cases as test parameters; those of the lessons beyond the default are ``lessons``."""
+    return [
+        pytest.param(scene, name, id=f"{scene.__name__}-{name}", marks=_beyond_default(name))
+        for scene, name in cases
+    ]
+
+
+def _beyond_default(name: str) -> Any:
+    return () if name == "default" else pytest.mark.lessons
+
+
+@pytest.mark.parametrize(("scene", "lesson_name"), params(CASES))
 def test_every_number_on_screen_comes_from_the_maths(scene, lesson_name) -> None:
     stray = stray_numbers(probe(scene, lesson_name), LESSONS[lesson_name])
     assert not stray, f"{scene.__name__} shows numbers attention_core never made: {stray}"
@@ -58,9 +70,7 @@ SUM_STEPS = (3, 4, 6)
 SUM_CASES = [(scene, name) for scene, name in CASES if scene.step in SUM_STEPS]
 
 
-@pytest.mark.parametrize(
-    ("scene", "lesson_name"), SUM_CASES, ids=[f"{s.__name__}-{n}" for s, n in SUM_CASES]
-)
+@pytest.mark.parametrize(("scene", "lesson_name"), params(SUM_CASES))
 def test_shown_parts_add_up_to_the_shown_total(scene, lesson_name) -> None:
     """A viewer adding up the parts of a sum on screen gets the total shown beside it; and the
     parts of formulas, which fly in one by one, are numbers attention_core made too."""
@@ -96,7 +106,7 @@ def test_only_the_steps_checked_write_sums() -> None:
     assert writers & steps <= checked
 
 
-@pytest.mark.parametrize(("scene", "lesson_name"), CASES, ids=IDS)
+@pytest.mark.parametrize(("scene", "lesson_name"), params(CASES))
 def test_texts_stay_inside_the_frame_and_apart(scene, lesson_name) -> None:
     problems = layout_problems(probe(scene, lesson_name))
     assert not problems, "\n".join(problems)
@@ -221,6 +231,7 @@ def test_the_translated_lesson_translates_every_entry() -> None:
     assert untranslated == ["big_picture.line.paper"]
 
 
+@pytest.mark.lessons
 @pytest.mark.parametrize("scene", SCENES, ids=[s.__name__ for s in SCENES])
 def test_a_translated_lesson_shows_and_says_no_english(scene) -> None:
     """English words of the template never reach the screen or the captions of a translation,

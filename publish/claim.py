@@ -1,0 +1,89 @@
+"""One run per output folder: a run claims its folder, and trouble writing there is one clear line.
+
+The claim is an exclusive ``flock`` on ``.lock`` in the run's work folder (``media/.work/high/``,
+which every run into ``media/high/`` uses, dry runs included), holding the claiming run's pid and
+start time so that a second run can name it. The kernel drops the lock when the process ends,
+however it ends (even ``kill -9``), so a crashed run never leaves the folder claimed.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import json
+import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+__all__ = ["LOCK", "FolderBusy", "OutputTrouble", "claimed", "trouble"]
+
+LOCK = ".lock"
+
+
+class OutputTrouble(Exception):
+    """The output folder cannot be written; the message names it, the cause and the fix."""
+
+
+class FolderBusy(OutputTrouble):
+    """Another run is writing into the folder."""
+
+
+_FIXES = {
+    errno.ENOSPC: "free some space and run again: finished clips are kept",
+    errno.EDQUOT: "free some space and run again: finished clips are kept",
+    errno.EACCES: "choose a folder you may write to with --out",
+    errno.EPERM: "choose a folder you may write to with --out",
+    errno.EROFS: "choose a folder on a writable disk with --out",
+    errno.ENOTDIR: "a file stands where a folder should be; choose another --out",
+    errno.EEXIST: "a file stands where a folder should be; choose another --out",
+}
+
+
+def trouble(folder: Path, error: OSError) -> OutputTrouble:
+    """``error``, met writing into ``folder``, as one line naming the folder, cause and fix."""
+    where = error.filename if isinstance(error.filename, str) else folder
+    cause = error.strerror or str(error)
+    fix = _FIXES.get(error.errno or 0, "check the folder and run again")
+    return OutputTrouble(f"cannot write {where}: {cause}; {fix}")
+
+
+@contextmanager
+def claimed(folder: Path, work: Path) -> Iterator[None]:
+    """Hold output ``folder`` for this process, by its ``work`` folder (created here).
+
+    Raises :class:`FolderBusy` naming the run that holds it, or :class:`OutputTrouble` when the
+    work folder cannot be created or written.
+    """
+    try:
+        work.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(work / LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as error:
+        raise trouble(folder, error) from None
+    try:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise FolderBusy(
+                f"{folder} is being written by {_holder(descriptor)}; wait for it to "
+                "finish, or render into another folder with --out"
+            ) from None
+        stamp = {"pid": os.getpid(), "started": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
+        try:
+            os.ftruncate(descriptor, 0)
+            os.pwrite(descriptor, json.dumps(stamp).encode(), 0)
+        except OSError as error:
+            raise trouble(folder, error) from None
+        yield
+    finally:
+        os.close(descriptor)
+
+
+def _holder(descriptor: int) -> str:
+    """The run holding the lock, as its stamp names it."""
+    try:
+        stamp = json.loads(os.pread(descriptor, 4096, 0) or b"{}")
+        return f"another render.py (pid {stamp['pid']}, started {stamp['started']})"
+    except (OSError, ValueError, KeyError, TypeError):
+        return "another render.py"
