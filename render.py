@@ -18,10 +18,11 @@ from pathlib import Path
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
-# Typed with any Python, the command runs in the project's .venv/ (made by scripts/setup.sh),
-# so this must come before the first third-party import.
+# Typed with the system's Python, the command runs in the project's .venv/ (made by
+# scripts/setup.sh), so this must come before the first third-party import. A virtualenv the
+# user activated is theirs to choose, and is kept.
 _VENV_PYTHON = Path(__file__).resolve().parent / ".venv" / "bin" / "python"
-if __name__ == "__main__" and Path(sys.prefix).resolve() != _VENV_PYTHON.parents[1].resolve():
+if __name__ == "__main__" and sys.prefix == sys.base_prefix:
     if not _VENV_PYTHON.exists():
         print("render.py: not set up yet; run `bash scripts/setup.sh` first", file=sys.stderr)
         sys.exit(EXIT_BAD_INPUT)

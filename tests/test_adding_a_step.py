@@ -42,7 +42,7 @@ def follow_recipe(project: Path) -> None:
     (project / SCENE).write_text(scene, "utf-8")
     registry = project / REGISTRY
     text = registry.read_text("utf-8")
-    last = re.findall(r"^from \.step\d_\w+ import \w+\n", text, re.MULTILINE)[-1]
+    last = re.findall(r"^from scenes\.step\d_\w+ import \w+\n", text, re.MULTILINE)[-1]
     text = text.replace(last, last + registration, 1)
     *_, tuple_end = re.finditer(r"\n\)\n", text)  # the end of SCENES, the module's last tuple
     name = re.search(r"import (\w+)", registration)
