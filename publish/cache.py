@@ -79,8 +79,9 @@ def clip_key(
     fmt: str,
     transparent: bool,
     manim_version: str,
+    voice: str | None,
 ) -> str:
-    """The key of one clip.
+    """The key of one clip; ``voice`` is the narrator's digest (None: silent).
 
     The title's ``minutes`` is not an input of its own: it is computed from the lesson and the
     scenes' code, which the key already covers.
@@ -95,6 +96,7 @@ def clip_key(
             "format": fmt,
             "transparent": transparent,
             "manim": manim_version,
+            "voice": voice,
         }
     )
 

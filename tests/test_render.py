@@ -190,6 +190,7 @@ def test_every_input_of_a_clip_changes_its_key() -> None:
         "fmt": "mp4",
         "transparent": False,
         "manim_version": "0.22.0",
+        "voice": None,
     }
     changed = [
         {"sources": "0" * 64},
@@ -199,6 +200,8 @@ def test_every_input_of_a_clip_changes_its_key() -> None:
         {"fmt": "webm"},
         {"transparent": True},
         {"manim_version": "0.23.0"},
+        {"voice": "1" * 64},
+        {"voice": "2" * 64},
     ]
     keys = {clip_key(**base)} | {clip_key(**(base | change)) for change in changed}
     assert len(keys) == 1 + len(changed)
