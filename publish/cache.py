@@ -29,9 +29,10 @@ SOURCE_PACKAGES = (
     "publish.held_frames",
     "publish.media",
     "publish.captions",
+    "publish.narration",
 )
 """What makes a clip's files: the maths, the scenes, how a clip is rendered, encoded and remuxed,
-and how its captions are written."""
+how its captions are written and how it is narrated."""
 JOIN_SOURCES = ("publish.join", "publish.captions", "publish.media")
 """What makes the whole video and its captions, beyond the clips themselves."""
 SCHEMA = "attention-clip-v1"
