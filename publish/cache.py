@@ -33,8 +33,8 @@ SOURCE_PACKAGES = (
 )
 """What makes a clip's files: the maths, the scenes, how a clip is rendered, encoded and remuxed,
 how its captions are written and how it is narrated."""
-JOIN_SOURCES = ("publish.join", "publish.captions", "publish.media")
-"""What makes the whole video and its captions, beyond the clips themselves."""
+JOIN_SOURCES = ("publish.join", "publish.captions", "publish.media", "publish.description")
+"""What makes the whole video, its captions and description, beyond the clips themselves."""
 SCHEMA = "attention-clip-v1"
 """Bump when the meaning of a key changes."""
 

@@ -53,8 +53,8 @@ def join_clips(
     language: str = "und",
 ) -> None:
     """Concatenate same-format clips into ``target`` (atomically), copying the picture and the
-    sound (where the clips have it); ``subtitles`` (the joined .srt) become a ``mov_text``
-    track tagged ``language`` where the container takes one."""
+    sound (where the clips have it); ``subtitles`` (the joined WebVTT, see ``media.remux``)
+    become a ``mov_text`` track tagged ``language`` where the container takes one."""
     work.mkdir(parents=True, exist_ok=True)
     listing, metadata = work / "concat.txt", work / "chapters.ffmeta"
     listing.write_text(concat_list(clips), encoding="utf-8")

@@ -118,8 +118,13 @@ def remux(
     audio_options: Sequence[str] = (),
 ) -> None:
     """Copy the video stream into a clean container, without re-encoding; with ``audio``
-    encoded with ``audio_options``, and ``subtitles`` (an .srt) as a ``mov_text`` track where
-    the container takes one. Both tracks are tagged ``language`` (ISO 639-2: ``eng``)."""
+    encoded with ``audio_options``, and ``subtitles`` as a ``mov_text`` track where the
+    container takes one. Both tracks are tagged ``language`` (ISO 639-2: ``eng``).
+
+    ``subtitles`` is WebVTT: ffmpeg decodes its ``&lt;`` and ``&amp;`` back to ``<`` and
+    ``&``, where from SubRip it would keep the entities in the track. (Either way it reads
+    ``{\...}`` as a style override and escapes braces: a caption with those shows them
+    changed in the track, as typed in the sidecar files.)"""
     inputs, maps, codecs = ["-i", str(source)], ["-map", "0:v:0"], ["-c:v", "copy"]
     if audio is not None:
         inputs += ["-i", str(audio)]

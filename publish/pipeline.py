@@ -378,13 +378,15 @@ def _finish_clip(run: _Run, scene: type[LessonScene], result: worker.ClipResult)
     final = run.file(scene)
     length = probe(result.video).duration
     captions_file = final.with_suffix(".srt")
-    captions = None
+    captions = track = None
     if result.captions is not None:
         # manim writes its subcaption file with the text as it is; ours escapes it.
         raw = parse_srt(result.captions.read_text("utf-8"), escaped=False)
         cues = clamp(raw, milliseconds(length))
         write_text(captions_file, to_srt(cues))
         captions = FileRef.of(captions_file)
+        track = result.video.with_name("subtitles.vtt")  # see media.remux on why WebVTT
+        track.write_text(to_vtt(cues), encoding="utf-8")
     else:
         captions_file.unlink(missing_ok=True)
     narration = None
@@ -395,7 +397,7 @@ def _finish_clip(run: _Run, scene: type[LessonScene], result: worker.ClipResult)
             result.video,
             temporary,
             language=_language(run.lesson),
-            subtitles=captions_file if captions else None,
+            subtitles=track,
             audio=narration,
             audio_options=encoding(narration, final.suffix) if narration else (),
         )
@@ -478,7 +480,7 @@ def _join(run: _Run, clips: Sequence[ClipEntry], target: Path, key: str) -> Full
         chapters,
         target,
         run.options.work / "join",
-        subtitles=srt_file,
+        subtitles=vtt_file,
         language=_language(run.lesson),
     )
     info = probe(target)
