@@ -122,9 +122,9 @@ def remux(
     container takes one. Both tracks are tagged ``language`` (ISO 639-2: ``eng``).
 
     ``subtitles`` is WebVTT: ffmpeg decodes its ``&lt;`` and ``&amp;`` back to ``<`` and
-    ``&``, where from SubRip it would keep the entities in the track. (Either way it reads
-    ``{\...}`` as a style override and escapes braces: a caption with those shows them
-    changed in the track, as typed in the sidecar files.)"""
+    ``&``, where from SubRip it would keep the entities in the track. (Either way it reads a
+    brace followed by a backslash as a style override and escapes braces: a caption with
+    those shows them changed in the track, as typed in the sidecar files.)"""
     inputs, maps, codecs = ["-i", str(source)], ["-map", "0:v:0"], ["-c:v", "copy"]
     if audio is not None:
         inputs += ["-i", str(audio)]

@@ -309,7 +309,7 @@ def test_a_silent_render_has_no_sound_and_reads_at_caption_pace(tmp_path: Path) 
     assert {s["codec_type"] for s in _streams(clip)} == {"video", "subtitle"}
     silent = run_dry(Step3Score, default_lesson()).seconds
     manifest = json.loads((tmp_path / LOW.name / "manifest.json").read_text("utf-8"))
-    assert manifest["clips"][0]["duration"] == pytest.approx(silent, abs=0.1)
+    assert manifest["clips"][0]["duration"] == pytest.approx(silent, abs=0.5)  # whole frames
 
 
 # --- the lecturer's own recordings ----------------------------------------------------------
