@@ -657,8 +657,9 @@ def _interrupt(out: Path, victim: str, stop: signal.Signals) -> tuple[int | None
     SIGINT goes to the whole process group, as Ctrl-C in a terminal does; SIGTERM to the
     parent alone, as ``kill`` does.
     """
+    command = [sys.executable, str(ROOT / "render.py"), "--quality", "low", "--out", str(out)]
     process = subprocess.Popen(
-        [sys.executable, str(ROOT / "render.py"), "--quality", "low", "--out", str(out)],
+        [*command, "--voice", "none"],  # silent, as the render it copies
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
