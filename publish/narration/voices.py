@@ -91,7 +91,7 @@ class Narrator:
             self.store.mkdir(parents=True, exist_ok=True)
             raw = {beat: self.store / f".{wanted[beat].stem}.raw.wav" for beat, _ in todo}
             try:
-                self._synthesise([(words, raw[beat]) for beat, words in todo], todo)
+                self._synthesise([(beat, words, raw[beat]) for beat, words in todo])
                 for beat, _ in todo:
                     with replacing(wanted[beat]) as temporary:
                         _trimmed(raw[beat], temporary)
@@ -105,18 +105,19 @@ class Narrator:
         name = hashlib.sha256(f"{self.voice.digest}\0{said}".encode()).hexdigest()
         return self.store / f"{name}.wav"
 
-    def _synthesise(self, jobs: list[tuple[str, Path]], lines: list[tuple[str, str]]) -> None:
+    def _synthesise(self, jobs: list[tuple[str, str, Path]]) -> None:
+        """Write each (beat id, words, WAV path) job's speech, as the voice makes it."""
         voice = self.voice
-        if voice.kind == "piper":
-            request = json.dumps([[words, str(path)] for words, path in jobs])
+        if voice.kind == "piper":  # one process: the model loads once
+            request = json.dumps([[words, str(path)] for _, words, path in jobs])
             command = [sys.executable, "-m", "publish.narration.piper_say", voice.source]
             command.append(json.dumps(PIPER_SETTINGS))
             _run(command, request)
         elif voice.kind == "espeak":
-            for words, path in jobs:
+            for _, words, path in jobs:
                 _run(["espeak-ng", "-v", voice.source, "-w", str(path), "--stdin"], words)
         else:
-            for (beat, _), (_, path) in zip(lines, jobs, strict=True):
+            for beat, _, path in jobs:
                 ffmpeg("-i", str(_recording(voice, beat)), "-ac", "1", str(path))
 
 
