@@ -156,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
         if problem:
             return _bad(f"--voice {args.voice}: {problem}")
     if args.list:
-        preview.list_scenes(lesson, chosen, options.work, sys.stdout)
+        preview.list_scenes(lesson, chosen, options.work, sys.stdout, options.narrator)
         return EXIT_OK
     if args.dry_run:
         preview.dry_run(lesson, chosen, options, sys.stdout)
