@@ -43,12 +43,13 @@ RATE = 48_000
 JOE, ESPEAK, NONE = "joe", "espeak", "none"
 """``--voice`` names: the bundled Piper voice, espeak-ng, and no narration."""
 RECORDING_SUFFIXES = (".wav", ".flac", ".mp3", ".m4a")
-PIPER_SETTINGS = {"noise_scale": 0.0, "noise_w_scale": 0.0, "length_scale": 0.83}
+PIPER_SETTINGS = {"noise_scale": 0.0, "noise_w_scale": 0.0, "length_scale": 0.81}
 """Piper samples noise (onnxruntime's seed does not reach it): without it the same words give
 the same samples every time. At its own pace (about 160 words a minute) the default lesson's
 captions take 5:40 to say and the narrated video runs 6:01; at 0.86 of it, 5:11 of speech,
-24 s of breaths and 2 s of animations longer than their words made 5:38.
-0.83, about 190 words a minute, brisk for an explainer, brings it under 5½ minutes."""
+24 s of breaths and 2 s of animations longer than their words made 5:38; at 0.83, 5:30 (and
+5:31.5 unrounded to frames, as 1080p renders it). 0.81, about 195 words a minute, brisk for
+an explainer, keeps it under 5½ minutes at every quality."""
 TRIM = "silenceremove=start_periods=1:start_threshold=-50dB"
 """ffmpeg filter cutting the silence before the first sound; run forwards and reversed."""
 
