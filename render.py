@@ -5,6 +5,8 @@ python render.py --quality low --scene 3   # one step, quickly
 python render.py --list                    # the steps and how long each runs
 python render.py --slides                  # also an HTML deck and a .pptx to present from
 python render.py --check-lesson FILE       # validate a lesson and print what it will show
+python render.py --voice espeak            # narrated by espeak-ng (default: Piper's joe)
+python render.py --script FILE             # the narration script, to record your own voice
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import os
 import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -90,6 +93,19 @@ def parser() -> argparse.ArgumentParser:
         help="also write slides.html (an offline deck that pauses after every beat, captions "
         "as speaker notes) and slides.pptx (PowerPoint, a slide per step, clips embedded)",
     )
+    p.add_argument(
+        "--voice",
+        metavar="V",
+        help="who narrates: joe (Piper, the default for English), espeak (espeak-ng, any "
+        "language), PATH.onnx (a Piper voice), DIR (your recordings, one per beat, named by "
+        "its id) or none (silent clips paced for reading); default: the lesson's voice",
+    )
+    p.add_argument(
+        "--script",
+        type=Path,
+        metavar="FILE",
+        help="write the narration script (each beat's id, words and animation time) and stop",
+    )
     return p
 
 
@@ -129,8 +145,14 @@ def main(argv: list[str] | None = None) -> int:
 
     from publish import preview
     from publish.claim import OutputTrouble, claimed, trouble
+    from publish.narration.voices import VoiceError, choose_voice
     from publish.pipeline import Interrupted, Options, publish, terminate_on_sigterm
     from publish.progress import make_display
+
+    try:
+        voice = None if args.script else choose_voice(args.voice, lesson)
+    except VoiceError as error:
+        return _bad(str(error))
 
     options = Options(
         quality=QUALITIES[args.quality],
@@ -140,11 +162,18 @@ def main(argv: list[str] | None = None) -> int:
         jobs=args.jobs,
         force=args.force,
         slides=args.slides,
+        voice=voice,
     )
+    if args.script:
+        return write_script(lesson, options, args.script)
+    if voice is not None and voice.kind == "recordings" and rendering:
+        problem = recordings_problem(lesson, options)
+        if problem:
+            return _bad(f"--voice {args.voice}: {problem}")
     try:
         with claimed(options.folder, options.work):
             if args.list:
-                preview.list_scenes(lesson, chosen, options.work, sys.stdout)
+                preview.list_scenes(lesson, chosen, options.work, sys.stdout, options.narrator)
                 return EXIT_OK
             if args.dry_run:
                 preview.dry_run(lesson, chosen, options, sys.stdout)
@@ -164,6 +193,50 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 128 + int(signum)
+
+
+def _scenes_as_rendered(lesson: Lesson, options: Any) -> list[tuple[Any, dict[str, Any]]]:
+    """Every scene with the arguments it renders with: the title with the lesson's minutes."""
+    from publish.selection import takes_minutes
+    from scenes import SCENES
+    from scenes.timing import lesson_minutes
+
+    return [
+        (scene, {"minutes": lesson_minutes(lesson)} if takes_minutes(scene) else {})
+        for scene in SCENES
+    ]
+
+
+def write_script(lesson: Lesson, options: Any, target: Path) -> int:
+    """Write the narration script to ``target`` (atomically)."""
+    from manim import tempconfig
+
+    from publish.files import write_text
+    from publish.narration.script import script
+
+    if not target.parent.is_dir():
+        return _bad(f"--script {target}: no folder {target.parent}")
+    with tempconfig({"media_dir": str(options.work / "script")}):
+        text = script(lesson, _scenes_as_rendered(lesson, options))
+    write_text(target, text)
+    print(f"render.py: wrote the narration script to {target}")
+    return EXIT_OK
+
+
+def recordings_problem(lesson: Lesson, options: Any) -> str | None:
+    """What is wrong with the recordings ``options.voice`` names, for every beat of the lesson."""
+    from manim import tempconfig
+
+    from publish.narration.recordings import recordings_problem as problem
+    from scenes.probe import run_dry
+
+    with tempconfig({"media_dir": str(options.work / "script")}):
+        beats = [
+            beat.id
+            for scene, kwargs in _scenes_as_rendered(lesson, options)
+            for beat in run_dry(scene, lesson, **kwargs).beats
+        ]
+    return problem(options.voice, beats)
 
 
 def check_lesson(path: Path) -> int:

@@ -14,11 +14,12 @@ from typing import Any, TypeVar
 
 from . import formatting as fmt
 from .maths import quiz_answer, scores
-from .words import KINDS, Words, english, kind_of, placeholders
+from .words import KINDS, Words, caption_name, english, kind_of, placeholders, said_name
 
 __all__ = [
     "DEFAULT_SERIES",
     "LIMITS",
+    "VOICES",
     "Citation",
     "Lesson",
     "LessonError",
@@ -64,6 +65,9 @@ LIMITS = Limits()
 
 DEFAULT_SERIES = "Day 004 · Transformers"
 """The series of a lesson that names none: the one this lesson was written for."""
+VOICES = ("joe", "espeak", "none")
+"""What a lesson's ``voice`` may name: Piper's en_US joe, espeak-ng (any language it knows:
+the lesson's ``common.word.language``), or no narration. ``render.py --voice`` overrides it."""
 
 
 @dataclass(frozen=True)
@@ -119,6 +123,8 @@ class Lesson:
     references: tuple[Reference, ...]
     words: Words
     """Every word the scenes show or say: the English template with the lesson's [words]."""
+    voice: str | None = None
+    """Who narrates it (one of :data:`VOICES`); None: the default for its language."""
 
     @property
     def d_k(self) -> int:
@@ -183,6 +189,7 @@ def parse_lesson(data: Mapping[str, Any]) -> Lesson:
         citation=fields.table("citation", _citation),
         references=fields.items("references", _reference, 0, LIMITS.max_references),
         words=fields.words("words"),
+        voice=fields.choice("voice", VOICES) if "voice" in data else None,
     )
     fields.reject_unknown()
     _check_scores(lesson)
@@ -298,6 +305,13 @@ class _Fields:
         _check_text(value, self.where(key), max_length)
         return value
 
+    def choice(self, key: str, allowed: tuple[str, ...]) -> str:
+        value = self.get(key)
+        if value not in allowed:
+            listed = ", ".join(f'"{name}"' for name in allowed)
+            raise LessonError(f"{self.where(key)}: expected one of {listed}, got {value!r}")
+        return str(value)
+
     def number(self, key: str) -> float:
         return _number(self.get(key), self.where(key))
 
@@ -358,7 +372,11 @@ class _Fields:
         if key not in self.data:
             return english()
         translated = dict(_translations(self.data[key], self.where(key), ""))
-        return Words({**english(), **translated})
+        words = {**english(), **translated}
+        for name in translated:  # a caption translated, but not its said form: say it as shown
+            if said_name(name) != name and said_name(name) not in translated:
+                words.pop(said_name(name), None)
+        return Words(words)
 
 
 def _translations(table: Any, path: str, name: str) -> Iterator[tuple[str, str]]:
@@ -370,15 +388,17 @@ def _translations(table: Any, path: str, name: str) -> Iterator[tuple[str, str]]
         where = f"{path}.{key}"
         if isinstance(value, Mapping) and entry.count(".") < 2:
             yield from _translations(value, where, f"{entry}.")
-        elif entry not in english():
+        elif entry not in english() and caption_name(entry) not in english():
             raise LessonError(
                 f"{where}: unknown entry; known entries are listed in attention_core/words.toml"
             )
         elif not isinstance(value, str):
             raise LessonError(f"{where}: expected text, got {_kind(value)}")
         else:
+            # A said entry (new, or overriding) speaks a caption: it takes the caption's names.
+            template = english().get(entry, english().get(caption_name(entry), ""))
             _check_text(value, where, KINDS[kind_of(entry)])
-            _check_placeholders(value, english()[entry], where)
+            _check_placeholders(value, template, where)
             yield entry, value
 
 

@@ -9,7 +9,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["KINDS", "Words", "english", "kind_of", "placeholders", "said_name"]
+__all__ = ["KINDS", "Words", "caption_name", "english", "kind_of", "placeholders", "said_name"]
 
 KINDS = {"heading": 40, "word": 24, "line": 160, "caption": 280, "said": 280}
 """An entry's kind (the middle part of its name) and the most characters a translation may use."""
@@ -81,6 +81,13 @@ def said_name(name: str) -> str:
     """The entry that says caption ``name`` aloud: ``score.caption.dot`` → ``score.said.dot``."""
     scene, _, rest = name.partition(".caption.")
     return f"{scene}.said.{rest}" if rest else name
+
+
+def caption_name(name: str) -> str:
+    """The caption a said entry speaks: ``score.said.dot`` → ``score.caption.dot``; any other
+    name as it is."""
+    scene, _, rest = name.partition(".said.")
+    return f"{scene}.caption.{rest}" if rest else name
 
 
 def placeholders(template: str) -> list[str]:

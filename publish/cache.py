@@ -43,14 +43,15 @@ SOURCE_PACKAGES = (
     "publish.worker",
     "publish.media",
     "publish.captions",
+    "publish.narration",
 )
 """What makes a clip's files: the maths, the scenes, how a clip is rendered, encoded and remuxed,
-and how its captions are written."""
-JOIN_SOURCES = ("publish.join", "publish.captions", "publish.media")
-"""What makes the whole video and its captions, beyond the clips themselves."""
+how its captions are written and how it is narrated."""
+JOIN_SOURCES = ("publish.join", "publish.captions", "publish.media", "publish.description")
+"""What makes the whole video, its captions and description, beyond the clips themselves."""
 LESSON_WIDE: tuple[ReadPath, ...] = (("words", "common.word.language"),)
 """What every clip's key covers whether or not its scene read it: the language it speaks."""
-SCHEMA = "attention-clip-v2"
+SCHEMA = "attention-clip-v3"
 """Bump when the meaning of a key changes."""
 
 
@@ -97,6 +98,7 @@ def clip_key(
     quality: str,
     fmt: str,
     transparent: bool,
+    voice: str | None,
 ) -> str:
     """The key of one clip: ``reads`` (the lesson's fields its scene read) valued on ``lesson``,
     with everything else that shapes its bytes.
@@ -117,6 +119,8 @@ def clip_key(
         The scene's further arguments: the title's ``minutes``.
     quality, fmt, transparent
         How it is rendered.
+    voice
+        The narrator's digest (:mod:`publish.narration.voices`); None for a silent clip.
     """
     return _digest(
         {
@@ -129,6 +133,7 @@ def clip_key(
             "quality": quality,
             "format": fmt,
             "transparent": transparent,
+            "voice": voice,
         }
     )
 

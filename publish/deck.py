@@ -158,6 +158,11 @@ document.addEventListener("keydown", (event) => {
     ArrowLeft: back, PageUp: back, Backspace: back,
     Home: () => rest(0),
     n: () => { const notes = document.getElementById("notes"); notes.hidden = !notes.hidden; },
+    m: () => {  // the narrator's voice, on or off: a lecturer may speak over the clips
+      const muted = !videos[0].muted;
+      videos.forEach((video) => { video.muted = muted; });
+      document.body.dataset.muted = muted;
+    },
     f: () => document.fullscreenElement ? document.exitFullscreen()
       : document.documentElement.requestFullscreen(),
   };

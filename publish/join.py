@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .files import replacing
 from .manifest import Chapter
-from .media import container_flags, ffmpeg
+from .media import SUBTITLED, container_flags, ffmpeg
 
 __all__ = ["chapters_for", "concat_list", "ffmetadata", "join_clips"]
 
@@ -43,13 +43,26 @@ def concat_list(paths: Sequence[Path]) -> str:
 
 
 def join_clips(
-    clips: Sequence[Path], title: str, chapters: Sequence[Chapter], target: Path, work: Path
+    clips: Sequence[Path],
+    title: str,
+    chapters: Sequence[Chapter],
+    target: Path,
+    work: Path,
+    *,
+    subtitles: Path | None = None,
+    language: str = "und",
 ) -> None:
-    """Concatenate same-format clips into ``target`` (atomically), copying the streams."""
+    """Concatenate same-format clips into ``target`` (atomically), copying the picture and the
+    sound (where the clips have it); ``subtitles`` (the joined WebVTT, see ``media.remux``)
+    become a ``mov_text`` track tagged ``language`` where the container takes one."""
     work.mkdir(parents=True, exist_ok=True)
     listing, metadata = work / "concat.txt", work / "chapters.ffmeta"
     listing.write_text(concat_list(clips), encoding="utf-8")
     metadata.write_text(ffmetadata(title, chapters), encoding="utf-8")
+    captions: list[str] = []
+    if subtitles is not None and target.suffix in SUBTITLED:
+        captions = ["-i", str(subtitles), "-map", "2:s:0", "-c:s", "mov_text"]
+        captions += ["-metadata:s:s:0", f"language={language}"]
     with replacing(target) as temporary:
         ffmpeg(
             "-f",
@@ -60,13 +73,19 @@ def join_clips(
             str(listing),
             "-i",
             str(metadata),
+            *captions[:2],
             "-map",
             "0:v:0",
+            "-map",
+            "0:a?",
+            *captions[2:],
             "-map_metadata",
             "1",
             "-map_chapters",
             "1",
-            "-c",
+            "-c:v",
+            "copy",
+            "-c:a",
             "copy",
             "-fflags",
             "+bitexact",

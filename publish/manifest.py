@@ -107,16 +107,19 @@ class FullEntry(_Entry):
     chapters: tuple[Chapter, ...]
     captions: tuple[FileRef, ...]
     numbers: tuple[str, ...]
+    description: FileRef
+    """``description.txt``: title, chapter lines and references, to paste under the upload."""
 
     READERS: ClassVar[dict[str, Callable[[Any], Any]]] = {
         "chapters": lambda chapters: tuple(Chapter(**c) for c in chapters),
         "captions": lambda refs: tuple(FileRef(**ref) for ref in refs),
         "numbers": tuple,
+        "description": lambda ref: FileRef(**ref),
     }
 
     @property
     def files(self) -> tuple[FileRef, ...]:
-        return (FileRef(self.file, self.size, self.sha256), *self.captions)
+        return (FileRef(self.file, self.size, self.sha256), *self.captions, self.description)
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,11 @@
-"""ffmpeg and ffprobe: measure a clip, remux it byte-reproducibly, grab a poster frame."""
+"""ffmpeg and ffprobe: measure a clip, remux it byte-reproducibly (with its sound and
+subtitles), grab a poster frame."""
 
 from __future__ import annotations
 
 import json
 import subprocess
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -12,6 +14,7 @@ from typing import Any
 __all__ = [
     "BITEXACT",
     "MediaInfo",
+    "SUBTITLED",
     "ToolError",
     "chapters",
     "container_flags",
@@ -23,6 +26,10 @@ __all__ = [
 
 BITEXACT = ["-map_metadata", "-1", "-fflags", "+bitexact", "-flags:v", "+bitexact"]
 """No encoder version strings or dates in the container: the same input gives the same bytes."""
+
+
+SUBTITLED = {".mp4", ".mov"}
+"""Containers that carry captions as a ``mov_text`` subtitle track."""
 
 
 class ToolError(RuntimeError):
@@ -101,15 +108,37 @@ def container_flags(suffix: str) -> list[str]:
     return ["-movflags", "+faststart"] if suffix in {".mp4", ".mov"} else []
 
 
-def remux(source: Path, target: Path) -> None:
-    """Copy the video stream into a clean container, without re-encoding."""
+def remux(
+    source: Path,
+    target: Path,
+    *,
+    language: str = "und",
+    subtitles: Path | None = None,
+    audio: Path | None = None,
+    audio_options: Sequence[str] = (),
+) -> None:
+    """Copy the video stream into a clean container, without re-encoding; with ``audio``
+    encoded with ``audio_options``, and ``subtitles`` as a ``mov_text`` track where the
+    container takes one. Both tracks are tagged ``language`` (ISO 639-2: ``eng``).
+
+    ``subtitles`` is WebVTT: ffmpeg decodes its ``&lt;`` and ``&amp;`` back to ``<`` and
+    ``&``, where from SubRip it would keep the entities in the track. (Either way it reads a
+    brace followed by a backslash as a style override and escapes braces: a caption with
+    those shows them changed in the track, as typed in the sidecar files.)"""
+    inputs, maps, codecs = ["-i", str(source)], ["-map", "0:v:0"], ["-c:v", "copy"]
+    if audio is not None:
+        inputs += ["-i", str(audio)]
+        maps += ["-map", f"{len(inputs) // 2 - 1}:a:0"]
+        codecs += [*audio_options, "-flags:a", "+bitexact"]
+        codecs += ["-metadata:s:a:0", f"language={language}"]
+    if subtitles is not None and target.suffix in SUBTITLED:
+        inputs += ["-i", str(subtitles)]
+        maps += ["-map", f"{len(inputs) // 2 - 1}:s:0"]
+        codecs += ["-c:s", "mov_text", "-metadata:s:s:0", f"language={language}"]
     ffmpeg(
-        "-i",
-        str(source),
-        "-map",
-        "0:v:0",
-        "-c",
-        "copy",
+        *inputs,
+        *maps,
+        *codecs,
         "-map_chapters",
         "-1",
         *BITEXACT,

@@ -18,11 +18,14 @@ from attention_core import Lesson
 from . import toolchain, worker
 from .cache import Cached, KeyOf, Records, clip_key, full_key, source_digest
 from .captions import clamp, join, milliseconds, parse_srt, to_srt, to_vtt
+from .description import description
 from .files import clean_partials, replacing, sha256, write_text
 from .join import chapters_for, join_clips
 from .lecture import write_kit
 from .manifest import ClipEntry, FileRef, FullEntry, Manifest, write_manifest
 from .media import poster, probe, remux
+from .narration.soundtrack import encoding, iso639_2, narration_track
+from .narration.voices import Narrator, Voice
 from .pool import event_queue, gather, longest_first, run_jobs, submit, worker_pool
 from .presets import FULL_NAME, JOINABLE_FORMATS, Quality, clip_name
 from .progress import Display, Row, SummaryRow
@@ -41,6 +44,8 @@ __all__ = [
     "terminate_on_sigterm",
 ]
 
+DESCRIPTION = "description.txt"
+"""Beside the whole video: its title, chapter lines and references, for the upload page."""
 POSTER_BEFORE_END = 0.5
 """Seconds before a clip's end its poster frame is taken: the step's finished picture."""
 
@@ -58,6 +63,13 @@ class Options:
     """Render the chosen scenes (and join) even when cached."""
     slides: bool = False
     """Also write the decks: ``slides.html`` and ``slides.pptx``."""
+    voice: Voice | None = None
+    """Who narrates; None for silent clips paced for reading."""
+
+    @property
+    def narrator(self) -> Narrator | None:
+        """The voice with its speech store, ``media/.speech/``, shared by every quality."""
+        return None if self.voice is None else Narrator(self.voice, self.out / ".speech")
 
     @property
     def folder(self) -> Path:
@@ -149,6 +161,7 @@ def publish(
         quality=options.quality.name,
         fmt=options.fmt,
         transparent=options.transparent,
+        voice=options.voice.digest if options.voice else None,
     )
 
     def key_of(scene: type[LessonScene]) -> KeyOf:
@@ -354,7 +367,9 @@ def dry_job(
     """A dry run of ``scene`` in its work folder; the title with ``minutes`` (0 to measure it,
     as ``scenes.timing`` does: its length does not depend on them)."""
     kwargs = (("minutes", minutes),) if takes_minutes(scene) else ()
-    return worker.DryJob(worker.scene_path(scene), lesson, options.scene_work(scene), kwargs)
+    return worker.DryJob(
+        worker.scene_path(scene), lesson, options.scene_work(scene), kwargs, options.narrator
+    )
 
 
 def _job(run: _Run, scene: type[LessonScene], minutes: int | None) -> worker.ClipJob:
@@ -368,6 +383,7 @@ def _job(run: _Run, scene: type[LessonScene], minutes: int | None) -> worker.Cli
         transparent=options.transparent,
         work=options.scene_work(scene),
         kwargs=kwargs,
+        narrator=options.narrator,
     )
 
 
@@ -408,24 +424,38 @@ def _fail(run: _Run, scene: type[LessonScene], message: str, detail: str = "") -
 
 
 def _finish_clip(run: _Run, scene: type[LessonScene], result: worker.ClipResult) -> ClipEntry:
-    """Move a worker's clip into place byte-reproducibly, with its poster and captions."""
+    """Move a worker's clip into place byte-reproducibly, with its narration, its captions (a
+    sidecar and a subtitle track) and its poster."""
     final = run.file(scene)
+    length = probe(result.video).duration
+    captions_file = final.with_suffix(".srt")
+    captions = track = None
+    if result.captions is not None:
+        # manim writes its subcaption file with the text as it is; ours escapes it.
+        raw = parse_srt(result.captions.read_text("utf-8"), escaped=False)
+        cues = clamp(raw, milliseconds(length))
+        write_text(captions_file, to_srt(cues))
+        captions = FileRef.of(captions_file)
+        track = result.video.with_name("subtitles.vtt")  # see media.remux on why WebVTT
+        track.write_text(to_vtt(cues), encoding="utf-8")
+    else:
+        captions_file.unlink(missing_ok=True)
+    narration = None
+    if result.speech:
+        narration = narration_track(result.speech, length, result.video.parent)
     with replacing(final) as temporary:
-        remux(result.video, temporary)
+        remux(
+            result.video,
+            temporary,
+            language=_language(run.lesson),
+            subtitles=track,
+            audio=narration,
+            audio_options=encoding(narration, final.suffix) if narration else (),
+        )
     info = probe(final)
     poster_file = final.with_suffix(".png")
     with replacing(poster_file) as temporary:
         poster(final, temporary, info.duration - POSTER_BEFORE_END)
-    captions_file = final.with_suffix(".srt")
-    captions = None
-    if result.captions is not None:
-        # manim writes its subcaption file with the text as it is; ours escapes it.
-        raw = parse_srt(result.captions.read_text("utf-8"), escaped=False)
-        cues = clamp(raw, milliseconds(info.duration))
-        write_text(captions_file, to_srt(cues))
-        captions = FileRef.of(captions_file)
-    else:
-        captions_file.unlink(missing_ok=True)
     entry = ClipEntry(
         file=final.name,
         step=scene.step,
@@ -446,6 +476,11 @@ def _finish_clip(run: _Run, scene: type[LessonScene], result: worker.ClipResult)
     run.records.save(run.key_of(scene)(reads, kwargs), entry, reads, kwargs)
     shutil.rmtree(result.video.parent, ignore_errors=True)
     return entry
+
+
+def _language(lesson: Lesson) -> str:
+    """The tag of the lesson's sound and subtitle tracks (ISO 639-2: ``eng``)."""
+    return iso639_2(lesson.words["common.word.language"])
 
 
 def _join_if_complete(
@@ -478,14 +513,6 @@ def _join(run: _Run, clips: Sequence[ClipEntry], target: Path, key: str) -> Full
     folder = run.options.folder
     lengths = [milliseconds(clip.duration) for clip in clips]
     chapters = chapters_for([(clip.title, ms) for clip, ms in zip(clips, lengths, strict=True)])
-    join_clips(
-        [folder / clip.file for clip in clips],
-        run.lesson.title,
-        chapters,
-        target,
-        run.options.work / "join",
-    )
-    info = probe(target)
     cues = join(
         [
             (
@@ -500,6 +527,18 @@ def _join(run: _Run, clips: Sequence[ClipEntry], target: Path, key: str) -> Full
     srt_file, vtt_file = target.with_suffix(".srt"), target.with_suffix(".vtt")
     write_text(srt_file, to_srt(cues))
     write_text(vtt_file, to_vtt(cues))
+    join_clips(
+        [folder / clip.file for clip in clips],
+        run.lesson.title,
+        chapters,
+        target,
+        run.options.work / "join",
+        subtitles=vtt_file,
+        language=_language(run.lesson),
+    )
+    info = probe(target)
+    description_file = folder / DESCRIPTION
+    write_text(description_file, description(run.lesson, chapters))
     entry = FullEntry(
         file=target.name,
         title=run.lesson.title,
@@ -512,6 +551,7 @@ def _join(run: _Run, clips: Sequence[ClipEntry], target: Path, key: str) -> Full
         chapters=tuple(chapters),
         captions=(FileRef.of(srt_file), FileRef.of(vtt_file)),
         numbers=tuple(dict.fromkeys(n for clip in clips for n in clip.numbers)),
+        description=FileRef.of(description_file),
     )
     run.records.save(key, entry)
     return entry

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from scenes import LessonScene
     from scenes.probe import Probe
 
+    from .narration.voices import Narrator
+
 __all__ = ["dry_media", "dry_run", "lesson_minutes", "list_scenes", "measure", "minutes_kwargs"]
 
 
@@ -44,22 +46,36 @@ def minutes_kwargs(scene: type[LessonScene], minutes: int) -> dict[str, Any]:
     return {"minutes": minutes} if takes_minutes(scene) else {}
 
 
-def measure(scene: type[LessonScene], lesson: Lesson, work: Path) -> float:
-    """A scene's length in seconds (the title measured as timing.lesson_minutes measures it)."""
+def measure(
+    scene: type[LessonScene], lesson: Lesson, work: Path, narrator: Narrator | None = None
+) -> float:
+    """A scene's length in seconds (the title measured as timing.lesson_minutes measures it),
+    timed to ``narrator``'s speech when given."""
     from scenes.timing import scene_seconds
 
     with dry_media(work / scene.slug):
-        return scene_seconds(scene, lesson, **minutes_kwargs(scene, 0))
+        return scene_seconds(scene, lesson, **_arguments(scene, lesson, 0, narrator))
 
 
-def lesson_minutes(lesson: Lesson, work: Path) -> int:
+def lesson_minutes(lesson: Lesson, work: Path, narrator: Narrator | None = None) -> int:
     """The lesson's length in minutes, each scene measured in its own work folder."""
     from scenes import SCENES
     from scenes.timing import lesson_minutes as minutes
 
-    for scene in SCENES:
-        measure(scene, lesson, work)  # fills timing's cache, so the next line measures nothing
-    return minutes(lesson)
+    seconds = sum(measure(scene, lesson, work, narrator) for scene in SCENES)
+    return minutes(lesson) if narrator is None else minutes_of(seconds)
+
+
+def _arguments(
+    scene: type[LessonScene], lesson: Lesson, minutes: int, narrator: Narrator | None
+) -> dict[str, Any]:
+    """The scene's arguments for a dry run: the title's minutes, the narration if narrated."""
+    kwargs = minutes_kwargs(scene, minutes)
+    if narrator is not None:
+        from .narration.narrate import narration_for
+
+        kwargs["narration"] = narration_for(scene, lesson, kwargs, narrator)[0]
+    return kwargs
 
 
 def _clock(seconds: float) -> str:
@@ -68,12 +84,17 @@ def _clock(seconds: float) -> str:
 
 
 def list_scenes(
-    lesson: Lesson, chosen: Sequence[type[LessonScene]], work: Path, out: TextIO
+    lesson: Lesson,
+    chosen: Sequence[type[LessonScene]],
+    work: Path,
+    out: TextIO,
+    narrator: Narrator | None = None,
 ) -> None:
-    """The steps with their names and durations; with every step, the lesson's length too."""
+    """The steps with their names and durations (narrated by ``narrator`` when given); with
+    every step, the lesson's length too."""
     from scenes import SCENES
 
-    seconds = {scene: measure(scene, lesson, work) for scene in chosen}
+    seconds = {scene: measure(scene, lesson, work, narrator) for scene in chosen}
     print(f"{'step':>4}  {'scene':<18} {'file':<16} {'length':>7}  title", file=out)
     for scene in chosen:
         name = clip_name(scene.step, scene.slug)
@@ -82,7 +103,7 @@ def list_scenes(
         print(f"{scene.step:>4}  {scene.__name__:<18} {name:<16} {length:>7}  {title}", file=out)
     total = _clock(sum(seconds.values()))
     if len(chosen) == len(SCENES):
-        total += f"  (the lesson: about {lesson_minutes(lesson, work)} min)"
+        total += f"  (the lesson: about {lesson_minutes(lesson, work, narrator)} min)"
     print(f"{'':>4}  {'total':<35} {total:>7}", file=out)
 
 
@@ -100,7 +121,7 @@ def dry_run(
     if options.jobs > 1 and len(constructed) > 1:
         probes = _probes_in_workers(lesson, chosen, constructed, options)
     else:
-        probes = _probes_here(lesson, chosen, options.work)
+        probes = _probes_here(lesson, chosen, options.work, options.narrator)
     for scene in chosen:
         probe = probes[scene]
         name = clip_name(scene.step, scene.slug)
@@ -119,15 +140,16 @@ def dry_run(
 
 
 def _probes_here(
-    lesson: Lesson, chosen: Sequence[type[LessonScene]], work: Path
+    lesson: Lesson, chosen: Sequence[type[LessonScene]], work: Path, narrator: Narrator | None
 ) -> dict[type[LessonScene], Probe]:
     from scenes.probe import run_dry
 
-    minutes = lesson_minutes(lesson, work) if any(map(takes_minutes, chosen)) else 0
+    titled = any(map(takes_minutes, chosen))
+    minutes = lesson_minutes(lesson, work, narrator) if titled else 0
     probes = {}
     for scene in chosen:
         with dry_media(work / scene.slug):
-            probes[scene] = run_dry(scene, lesson, **minutes_kwargs(scene, minutes))
+            probes[scene] = run_dry(scene, lesson, **_arguments(scene, lesson, minutes, narrator))
     return probes
 
 

@@ -27,6 +27,8 @@ from attention_core.reads import Reads, traced
 if TYPE_CHECKING:
     from scenes.probe import Probe
 
+    from .narration.voices import Narrator
+
 __all__ = [
     "ENCODER_OPTIONS",
     "ClipFailed",
@@ -81,6 +83,8 @@ class ClipJob:
     work: Path
     kwargs: tuple[tuple[str, Any], ...] = ()
     """Extra scene arguments, e.g. ``(("minutes", 4),)`` for the title."""
+    narrator: Narrator | None = None
+    """Who says the beats; None for a silent clip paced for reading."""
 
 
 @dataclass(frozen=True)
@@ -93,6 +97,8 @@ class DryJob:
     work: Path
     """The work folder the scene's render uses (for its TeX cache)."""
     kwargs: tuple[tuple[str, Any], ...] = ()
+    narrator: Narrator | None = None
+    """Measure the scene timed to this narrator's speech."""
 
 
 @dataclass(frozen=True)
@@ -107,6 +113,8 @@ class ClipResult:
     elapsed: float
     reads: tuple[ReadPath, ...]
     """Every field of the lesson the scene read (:mod:`attention_core.reads`): its key's part."""
+    speech: tuple[tuple[float, Path], ...] = ()
+    """Each narrated beat's start in the clip and its speech file; empty when silent."""
 
 
 class ClipFailed(Exception):
@@ -232,7 +240,10 @@ def dry_run(job: DryJob) -> Probe:
 
     try:
         with work_folder(job.work), tempconfig({"media_dir": str(job.work)}):
-            return run_dry(_scene_class(job.scene), job.lesson, **dict(job.kwargs))
+            scene_class, kwargs = _scene_class(job.scene), dict(job.kwargs)
+            if job.narrator is not None:
+                kwargs["narration"] = _narrated(scene_class, job.lesson, kwargs, job.narrator)[0]
+            return run_dry(scene_class, job.lesson, **kwargs)
     except Exception as error:
         raise _failed(error, job.work) from None
 
@@ -258,11 +269,14 @@ def _render(job: ClipJob, started: float) -> ClipResult:
     from scenes.manim_internals import clip_renderer, output_files
     from scenes.probe import record
 
-    scene_class = _scene_class(job.scene)
+    scene_class, kwargs = _scene_class(job.scene), dict(job.kwargs)
+    speech: dict[str, Path] = {}
     reads = Reads()
     with tempconfig(settings(job)):
+        if job.narrator is not None:  # its dry run shares this work folder's TeX cache
+            kwargs["narration"], speech = _narrated(scene_class, job.lesson, kwargs, job.narrator)
         lesson = traced(job.lesson, reads)
-        scene = scene_class(lesson=lesson, renderer=clip_renderer(), **dict(job.kwargs))
+        scene = scene_class(lesson=lesson, renderer=clip_renderer(), **kwargs)
         probe = record(scene, after_each=lambda: _emit("time", job.scene, float(scene.time)))
         scene.render()
         video, captions = output_files(scene)
@@ -276,4 +290,14 @@ def _render(job: ClipJob, started: float) -> ClipResult:
         numbers=tuple(probe.numbers_in_order),
         elapsed=time.monotonic() - started,
         reads=tuple(reads.sorted()),
+        speech=tuple((beat.start, speech[beat.id]) for beat in scene.beats if beat.id in speech),
     )
+
+
+def _narrated(
+    scene_class: Any, lesson: Lesson, kwargs: dict[str, Any], narrator: Narrator
+) -> tuple[Any, dict[str, Path]]:
+    """The scene's narration, from its silent dry run and the narrator."""
+    from .narration.narrate import narration_for
+
+    return narration_for(scene_class, lesson, kwargs, narrator)

@@ -21,6 +21,8 @@ SYSTEM_PACKAGES=(
   texlive-fonts-recommended texlive-lang-english dvisvgm cm-super-minimal
   # the on-screen sans-serif, with DejaVu as fallback for other scripts
   fonts-inter fonts-dejavu-core
+  # narrates in any language it knows (--voice espeak, the Greek lesson)
+  espeak-ng
   # prints the handout as PDF; the tests drive it (playwright) to load the deck and the page
   chromium
 )
@@ -59,6 +61,6 @@ wanted=$(sha256sum pyproject.toml | cut -d' ' -f1)
 if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
   echo "setup: installing the project into .venv/"
   .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q -e '.[dev]'
+  .venv/bin/python -m pip install -q -e '.[dev,narration]'
   echo "$wanted" >"$stamp"
 fi

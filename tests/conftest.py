@@ -42,9 +42,12 @@ class Rendered:
 
 
 def cli(out: Path, *args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
-    """Run render.py at low quality, as a user would (output piped: plain progress lines)."""
+    """Run render.py at low quality, as a user would (output piped: plain progress lines);
+    silent (``--voice none``) unless ``args`` name a voice: tests/test_narration.py narrates."""
+    voice = [] if "--voice" in args or "--script" in args else ["--voice", "none"]
+    command = [sys.executable, str(ROOT / "render.py"), "--quality", "low", "--out", str(out)]
     return subprocess.run(
-        [sys.executable, str(ROOT / "render.py"), "--quality", "low", "--out", str(out), *args],
+        [*command, *voice, *args],
         cwd=ROOT,
         capture_output=True,
         text=True,

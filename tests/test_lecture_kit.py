@@ -307,6 +307,12 @@ def test_the_deck_pauses_after_each_beat_and_moves_on(
     assert notes.text_content() == first.beats[1].caption
     page.keyboard.press("n")
     assert page.locator("#notes").is_visible()
+    muted = "[...document.querySelectorAll('video')].map(v => v.muted)"
+    assert page.evaluate(muted) == [False] * len(SCENES)  # the narrator speaks
+    page.keyboard.press("m")
+    assert page.evaluate(muted) == [True] * len(SCENES)
+    page.keyboard.press("m")
+    assert page.evaluate(muted) == [False] * len(SCENES)
     page.keyboard.press("ArrowLeft")
     assert page.evaluate("document.body.dataset.slide") == "0"
     assert notes.text_content() == first.beats[0].caption

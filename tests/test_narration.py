@@ -1,0 +1,376 @@
+"""Narration: what is said, the voices, and a narrated low-quality render heard with ffmpeg."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import tomllib
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from attention_core import LessonError, default_lesson, load_lesson, parse_lesson
+from attention_core.words import caption_name, english, kind_of, placeholders
+from publish.captions import Cue, parse_srt
+from publish.description import stamp
+from publish.files import sha256
+from publish.media import chapters
+from publish.narration.recordings import recordings_problem
+from publish.narration.script import spoken
+from publish.narration.voices import JOE, Narrator, Voice, VoiceError, choose_voice, seconds
+from publish.presets import FULL_NAME
+from tests.conftest import LOW, ROOT, cli
+
+LESSONS = ROOT / "lessons"
+SILENCE = "-40dB"
+"""Below this a stretch counts as silence (speech sits around -16 LUFS)."""
+TOLERANCE = 0.25
+"""How far a cue's edge may be from the edge of the silence ffmpeg hears there, in seconds."""
+
+
+# --- what is said ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("shown", "said"),
+    [
+        ("so [3, 1, 0] becomes [.84, .11, .04].", "so 3, 1, 0 becomes 0.84, 0.11, 0.04."),
+        ("split by e^score. Whatever", "split by e to the score. Whatever"),
+        ("q·k ÷ √4 × 2", "q·k divided by root 4 times 2"),
+        ("prints tensor([0.8438, 0.1142]).", "prints tensor 0.8438, 0.1142."),
+        ("✓ The model leans hard towards 4821.", "The model leans hard towards 4821."),
+        ("Liu (2026). It holds 84.4% of it", "Liu 2026. It holds 84.4% of it"),
+        ("e to the 3 is 20.09.", "e to the 3 is 20.09."),
+    ],
+)
+def test_symbols_are_said_in_words(shown: str, said: str) -> None:
+    assert spoken(shown, english()) == said
+
+
+def test_every_said_entry_speaks_a_caption_with_its_placeholders() -> None:
+    said = [name for name in english() if kind_of(name) == "said"]
+    assert "answer.said.reveal" in said
+    for name in said:
+        caption = english().get(caption_name(name), "")
+        assert sorted(placeholders(english()[name])) == sorted(placeholders(caption)), name
+
+
+def test_a_beat_says_its_said_form() -> None:
+    words = default_lesson().words
+    values = {"letter": "C", "option": "about 20"}
+    assert words.say("answer.caption.reveal", **values).endswith("The answer is C: about 20.")
+    assert words.said("answer.caption.reveal", **values).endswith("is option C: about 20.")
+
+
+def _with_words(words: dict[str, object], **fields: object) -> dict[str, object]:
+    text = (ROOT / "attention_core" / "lesson.toml").read_text("utf-8")
+    return tomllib.loads(text) | {"words": words} | fields
+
+
+def test_a_translation_may_add_a_said_form_with_its_captions_placeholders() -> None:
+    said = "Step {token}: {dot} over {root}, score {score}."
+    lesson = parse_lesson(_with_words({"score": {"said": {"dot": said}}}))
+    values = {"token": "a", "dot": "6", "root": "2", "score": "3"}
+    assert lesson.words.said("score.caption.dot", **values) == "Step a: 6 over 2, score 3."
+
+
+@pytest.mark.parametrize(
+    ("words", "message"),
+    [
+        ({"score": {"said": {"dot": "{token} {x}"}}}, "words.score.said.dot: unknown placeholder"),
+        ({"score": {"said": {"dot": "{token}"}}}, "words.score.said.dot: missing placeholder"),
+        ({"score": {"said": {"nope": "x"}}}, "words.score.said.nope: unknown entry"),
+        ({"answer": {"said": {"reveal": "{letter}"}}}, "missing placeholder {option}"),
+    ],
+)
+def test_a_said_form_with_other_placeholders_is_refused(
+    words: dict[str, object], message: str
+) -> None:
+    with pytest.raises(LessonError, match=re.escape(message)):
+        parse_lesson(_with_words(words))
+
+
+def test_a_translated_caption_without_its_said_form_is_said_as_translated() -> None:
+    reveal = "Réponse {letter} : {option}."
+    lesson = parse_lesson(_with_words({"answer": {"caption": {"reveal": reveal}}}))
+    assert lesson.words.said("answer.caption.reveal", letter="C", option="20") == "Réponse C : 20."
+
+
+def test_a_lesson_names_one_of_the_known_voices() -> None:
+    assert parse_lesson(_with_words({}, voice="espeak")).voice == "espeak"
+    with pytest.raises(LessonError, match=r'voice: expected one of "joe", "espeak", "none"'):
+        parse_lesson(_with_words({}, voice="bob"))
+
+
+# --- the voices -----------------------------------------------------------------------------
+
+
+def test_the_voice_follows_the_flag_then_the_lesson_then_the_language() -> None:
+    english_lesson, greek = default_lesson(), load_lesson(LESSONS / "greek.toml")
+    joe = choose_voice(None, english_lesson)
+    assert joe is not None
+    assert joe.kind == "piper"
+    assert choose_voice("none", english_lesson) is None
+    espeak = choose_voice(None, greek)
+    assert espeak is not None
+    assert (espeak.kind, espeak.source) == ("espeak", "el")
+    silent_greek = replace(greek, voice=None)
+    with pytest.raises(VoiceError, match="no voice for the lesson's language 'el': pass --voice"):
+        choose_voice(None, silent_greek)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("gone.onnx", "gone.onnx not found"),
+        ("lonely.onnx", "lonely.onnx.json not found"),
+        ("nobody", "not joe, espeak, none"),
+    ],
+)
+def test_a_voice_that_cannot_speak_is_named(spec: str, message: str, tmp_path: Path) -> None:
+    (tmp_path / "lonely.onnx").write_bytes(b"")
+    with pytest.raises(VoiceError, match=re.escape(message)):
+        choose_voice(str(tmp_path / spec) if spec.endswith(".onnx") else spec, default_lesson())
+
+
+@pytest.mark.parametrize("kind", [JOE, "espeak"])
+def test_synthesis_is_deterministic_and_stored_once(kind: str, tmp_path: Path) -> None:
+    voice = choose_voice(kind, default_lesson())
+    assert voice is not None
+    line = [("03_score-04", "For river, e to the 3 is 20.09.")]
+    first = Narrator(voice, tmp_path / "a").speak(line)["03_score-04"]
+    again = Narrator(voice, tmp_path / "b").speak(line)["03_score-04"]
+    assert first.read_bytes() == again.read_bytes()
+    assert 1.0 < seconds(first) < 6.0
+    stamp_before = first.stat().st_mtime_ns
+    assert Narrator(voice, tmp_path / "a").speak(line)["03_score-04"] == first
+    assert first.stat().st_mtime_ns == stamp_before  # reused, not made again
+
+
+def test_recordings_are_checked_beat_by_beat(tmp_path: Path) -> None:
+    beats = ["01_title-01", "01_title-02"]
+    for beat in beats:
+        _espeak(f"Beat {beat}.", tmp_path / f"{beat}.wav")
+    voice = Voice("recordings", str(tmp_path), "x")
+    assert recordings_problem(voice, beats) is None
+    (tmp_path / "01_title-02.wav").write_bytes(b"")
+    assert "beat 01_title-02: " in str(recordings_problem(voice, beats))
+    (tmp_path / "01_title-02.wav").write_text("not audio")
+    assert "is empty or not audio" in str(recordings_problem(voice, beats))
+    (tmp_path / "01_title-02.wav").unlink()
+    assert "beat 01_title-02: no recording" in str(recordings_problem(voice, beats))
+    _espeak("Extra.", tmp_path / "01_title-02.wav")
+    _espeak("Extra.", tmp_path / "09_extra-01.wav")
+    assert "09_extra-01.wav: not a recording of a beat" in str(recordings_problem(voice, beats))
+
+
+def test_description_chapter_stamps() -> None:
+    assert [stamp(s) for s in (0, 4.999, 65.2, 3723)] == ["0:00", "0:04", "1:05", "1:02:03"]
+
+
+def _espeak(words: str, target: Path) -> None:
+    subprocess.run(["espeak-ng", "-w", str(target), words], check=True)
+
+
+# --- a narrated render, heard --------------------------------------------------------------
+
+
+def _ffmpeg_log(path: Path, *args: str) -> str:
+    command = ["ffmpeg", "-nostdin", "-hide_banner", "-i", str(path), *args, "-f", "null", "-"]
+    return subprocess.run(command, capture_output=True, text=True, check=True).stderr
+
+
+def _streams(path: Path) -> list[dict[str, object]]:
+    command = ["ffprobe", "-v", "error", "-show_streams", "-of", "json", str(path)]
+    found: list[dict[str, object]] = json.loads(
+        subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    )["streams"]
+    return found
+
+
+def _loudness(path: Path) -> float:
+    summary = _ffmpeg_log(path, "-map", "0:a", "-af", "ebur128").split("Summary:")[-1]
+    found = re.search(r"I:\s+(-?[\d.]+) LUFS", summary)
+    assert found is not None
+    return float(found[1])
+
+
+def _silences(path: Path, end: float) -> list[tuple[float, float]]:
+    log = _ffmpeg_log(path, "-map", "0:a", "-af", f"silencedetect=n={SILENCE}:d=0.3")
+    starts = [float(x) for x in re.findall(r"silence_start: (-?[\d.]+)", log)]
+    ends = [float(x) for x in re.findall(r"silence_end: ([\d.]+)", log)]
+    return list(zip(starts, [*ends, end][: len(starts)], strict=True))
+
+
+def _subtitles(path: Path) -> list[Cue]:
+    command = ["ffmpeg", "-nostdin", "-v", "error", "-i", str(path), "-map", "0:s", "-f", "srt"]
+    text = subprocess.run([*command, "-"], capture_output=True, text=True, check=True).stdout
+    return parse_srt(text, escaped=False)
+
+
+@pytest.fixture(scope="module")
+def narrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The default lesson narrated by its default voice (Piper's joe), at low quality."""
+    out = tmp_path_factory.mktemp("narrated")
+    result = cli(out, "--voice", JOE)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return out
+
+
+def _clips(out: Path) -> list[Path]:
+    return sorted((out / LOW.name).glob("0*.mp4"))
+
+
+@pytest.mark.render
+def test_every_file_has_sound_and_subtitles_in_its_language(narrated: Path) -> None:
+    files = [*_clips(narrated), narrated / LOW.name / f"{FULL_NAME}.mp4"]
+    assert len(files) == 8
+    for path in files:
+        kinds = {str(s["codec_type"]): s for s in _streams(path)}
+        assert set(kinds) - {"data"} == {"video", "audio", "subtitle"}, path.name  # data: chapters
+        audio, text = kinds["audio"], kinds["subtitle"]
+        assert (audio["codec_name"], audio["sample_rate"]) == ("aac", "48000"), path.name
+        assert text["codec_name"] == "mov_text", path.name
+        for stream in (audio, text):
+            assert stream["tags"]["language"] == "eng", path.name  # type: ignore[index]
+
+
+@pytest.mark.render
+def test_loudness_is_minus_16_lufs_in_every_file(narrated: Path) -> None:
+    for path in [*_clips(narrated), narrated / LOW.name / f"{FULL_NAME}.mp4"]:
+        assert _loudness(path) == pytest.approx(-16, abs=1), path.name
+
+
+@pytest.mark.render
+def test_words_are_heard_inside_their_cues_and_nowhere_else(narrated: Path) -> None:
+    for clip in _clips(narrated):
+        cues = parse_srt(clip.with_suffix(".srt").read_text("utf-8"))
+        end = cues[-1].end / 1000 + 1
+        silences = _silences(clip, end)
+        quiet_ends = [stop for _, stop in silences]
+        quiet_starts = [start for start, _ in silences]
+        for cue, following in zip(cues, [*cues[1:], None], strict=True):
+            start, stop = cue.start / 1000, cue.end / 1000
+            if start > 0:  # speech starts with its cue: the silence before it ends there
+                assert min(abs(start - t) for t in quiet_ends) <= TOLERANCE, (clip.name, cue)
+            if following is not None:  # and stops with it: silence until the next cue
+                assert min(abs(stop - t) for t in quiet_starts) <= TOLERANCE, (clip.name, cue)
+                gap = (stop + TOLERANCE, following.start / 1000 - TOLERANCE)
+                assert any(a <= gap[0] and gap[1] <= b for a, b in silences), (clip.name, cue)
+            heard = stop - start - sum(max(0.0, min(b, stop) - max(a, start)) for a, b in silences)
+            assert heard > 0.5 * (stop - start), (clip.name, cue)
+
+
+@pytest.mark.render
+def test_subtitles_and_description_agree_with_the_chapters(narrated: Path) -> None:
+    folder = narrated / LOW.name
+    full = folder / f"{FULL_NAME}.mp4"
+    marks = chapters(full)
+    sidecar = parse_srt((folder / f"{FULL_NAME}.srt").read_text("utf-8"))
+    track = _subtitles(full)
+    assert [(c.start, c.end, c.text) for c in track] == [(c.start, c.end, c.text) for c in sidecar]
+    clips = _clips(narrated)
+    for (title, start, _), clip in zip(marks, clips, strict=True):
+        own = parse_srt(clip.with_suffix(".srt").read_text("utf-8"))
+        first = next(c for c in track if c.text == own[0].text and c.start >= start * 1000 - 1)
+        assert first.start == round(start * 1000) + own[0].start, title
+    description = (folder / "description.txt").read_text("utf-8").splitlines()
+    lines = [f"{stamp(start)} {title}" for title, start, _ in marks]
+    assert description[description.index(lines[0]) :][: len(lines)] == lines
+    assert lines[0].startswith("0:00 ")
+
+
+@pytest.mark.render
+def test_the_narrated_lesson_runs_4_to_5_and_a_half_minutes(narrated: Path) -> None:
+    manifest = json.loads((narrated / LOW.name / "manifest.json").read_text("utf-8"))
+    assert 240 <= manifest["full"]["duration"] <= 330
+
+
+@pytest.mark.render
+def test_two_narrated_runs_give_the_same_bytes(narrated: Path, tmp_path: Path) -> None:
+    """A fresh run, its speech synthesised again, gives byte-identical files."""
+    result = cli(tmp_path, "--voice", JOE, "--scene", "3")
+    assert result.returncode == 0, result.stdout + result.stderr
+    for name in ("03_score.mp4", "03_score.srt"):
+        assert sha256(tmp_path / LOW.name / name) == sha256(narrated / LOW.name / name), name
+
+
+@pytest.mark.render
+def test_a_silent_render_has_no_sound_and_reads_at_caption_pace(tmp_path: Path) -> None:
+    from scenes import Step3Score
+    from scenes.probe import run_dry
+
+    result = cli(tmp_path, "--voice", "none", "--scene", "3")
+    assert result.returncode == 0, result.stdout + result.stderr
+    clip = tmp_path / LOW.name / "03_score.mp4"
+    assert {s["codec_type"] for s in _streams(clip)} == {"video", "subtitle"}
+    silent = run_dry(Step3Score, default_lesson()).seconds
+    manifest = json.loads((tmp_path / LOW.name / "manifest.json").read_text("utf-8"))
+    assert manifest["clips"][0]["duration"] == pytest.approx(silent, abs=0.5)  # whole frames
+
+
+# --- the lecturer's own recordings ----------------------------------------------------------
+
+
+def _script_beats(script: str) -> list[tuple[str, float, str]]:
+    """(beat id, animation seconds, words) for every beat of a narration script."""
+    found = re.findall(r"^(\d\d_\w+-\d\d)  \(animation ([\d.]+) s\)\n(.+)$", script, re.M)
+    return [(beat, float(needs), words) for beat, needs, words in found]
+
+
+@pytest.fixture(scope="module")
+def recordings(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
+    """espeak-ng reading the exported script, one WAV per beat; beat 03_score-03 read three
+    times over, longer than its animation."""
+    folder = tmp_path_factory.mktemp("recordings")
+    script = folder.parent / f"{folder.name}-script.txt"
+    result = cli(folder.parent, "--script", str(script))
+    assert result.returncode == 0, result.stdout + result.stderr
+    beats = _script_beats(script.read_text("utf-8"))
+    assert len(beats) > 40
+    for beat, needs, words in beats:
+        said = " ".join([words] * 3) if beat == "03_score-03" else words
+        _espeak(said, folder / f"{beat}.wav")
+        if beat == "03_score-03":
+            assert seconds_of(folder / f"{beat}.wav") > needs + 2
+    return folder, [beat for beat, _, _ in beats]
+
+
+def seconds_of(path: Path) -> float:
+    command = ["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0"]
+    return float(subprocess.run([*command, str(path)], capture_output=True, text=True).stdout)
+
+
+@pytest.mark.render
+def test_a_recorded_voice_times_the_beats(
+    recordings: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    folder, _ = recordings
+    result = cli(tmp_path, "--voice", str(folder), "--scene", "3")
+    assert result.returncode == 0, result.stdout + result.stderr
+    clip = tmp_path / LOW.name / "03_score.mp4"
+    assert "audio" in {s["codec_type"] for s in _streams(clip)}
+    cues = parse_srt(clip.with_suffix(".srt").read_text("utf-8"))
+    long_cue = cues[2]  # 03_score-03, read three times over
+    recorded = seconds_of(folder / "03_score-03.wav")
+    assert (long_cue.end - long_cue.start) / 1000 == pytest.approx(recorded, abs=0.5)
+    assert (cues[3].start - long_cue.start) / 1000 > recorded  # the beat waited for the words
+
+
+@pytest.mark.render
+def test_a_missing_recording_is_named_and_nothing_is_written(
+    recordings: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    folder, beats = recordings
+    partial = tmp_path / "recordings"
+    shutil.copytree(folder, partial)
+    (partial / f"{beats[5]}.wav").unlink()
+    out = tmp_path / "media"
+    result = cli(out, "--voice", str(partial), "--scene", "3")
+    assert result.returncode == 2
+    assert f"beat {beats[5]}: no recording" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert not (out / LOW.name).exists()
