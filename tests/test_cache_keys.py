@@ -91,6 +91,7 @@ def key(scene: type[LessonScene], lesson: Lesson, reads: tuple[Path, ...]) -> st
         quality="low",
         fmt="mp4",
         transparent=False,
+        voice=None,
     )
 
 
