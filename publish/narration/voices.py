@@ -22,7 +22,7 @@ from pathlib import Path
 from attention_core import Lesson
 
 from ..cache import source_digest
-from ..files import replacing
+from ..files import replacing, sha256
 from ..media import ffmpeg
 
 __all__ = [
@@ -209,7 +209,7 @@ def _piper(model: Path) -> Voice:
             "Piper is not installed: run bash scripts/setup.sh, or pass --voice espeak or "
             "--voice none"
         ) from None
-    files = _file_digest(model) + _file_digest(config)
+    files = sha256(model) + sha256(config)
     return Voice("piper", str(model.resolve()), _digest("piper", version, files, PIPER_SETTINGS))
 
 
@@ -227,7 +227,7 @@ def _joe_model() -> Path:
 
 def _recordings(folder: Path) -> Voice:
     found = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
-    parts = [(p.name, _file_digest(p)) for p in found]
+    parts = [(p.name, sha256(p)) for p in found]
     return Voice("recordings", str(folder.resolve()), _digest("recordings", parts))
 
 
@@ -240,14 +240,6 @@ def _espeak_version() -> str:
             "espeak-ng is not installed: sudo apt-get install espeak-ng, or pass another --voice"
         ) from None
     return result.stdout.strip()
-
-
-def _file_digest(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as file:
-        for block in iter(lambda: file.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def _digest(*parts: object) -> str:
