@@ -192,8 +192,10 @@ class Step1Title(LessonScene):
         column.arrange(DOWN, buff=COLUMN_GAP, aligned_edge=LEFT)
         fit(column, WIDTH / 2 - MIN_FAN, top - bottom)
         self.chips = column.move_to([MIN_FAN / 2, (top + bottom) / 2, 0], aligned_edge=LEFT)
-        self.query_mob = self.question_box(WIDTH / 2 - MIN_FAN)
-        self.query_mob.move_to([-MIN_FAN / 2, self.chips.get_y(), 0], aligned_edge=RIGHT)
+        self.query_mob = fit(self.question_box(WIDTH / 2 - MIN_FAN), WIDTH / 2, top - bottom)
+        half = self.query_mob.height / 2  # level with the chips, inside the room they share
+        y = min(max(self.chips.get_y(), bottom + half), top - half)
+        self.query_mob.move_to([-MIN_FAN / 2, y, 0], aligned_edge=RIGHT)
         self.fan_start = self.query_mob.get_right()
         self.fan_end = lambda chip: chip.get_left()
 

@@ -327,15 +327,8 @@ class Step7Answer(LessonScene):
         return tagged(self.say("answer.heading.label"), body, colour=style.VALUE)
 
     def recap_moves(self) -> None:
-        a = self.attention
-        caption = self.caption(
-            "answer.caption.recap",
-            scores=fmt.vector(a.scores),
-            shares=self.listed([fmt.share(w) for w in a.weights]),
-            output=fmt.output(a.output),
-        )
         boxes, arrows = self.moves
-        with self.beat(caption):
+        with self.beat(self.caption("answer.caption.recap")):
             self.play(
                 FadeOut(self.heading),
                 FadeOut(self.cited),

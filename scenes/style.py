@@ -39,7 +39,7 @@ MATH_SIZE = 40  # real notation typeset by LaTeX: the formula, √dₖ, e^score,
 # Pacing: a beat stays on screen long enough to read its caption aloud.
 SECONDS_PER_WORD = 0.3
 SECONDS_PER_BEAT = 1.0
-BREATH = 0.5  # after a narrated beat's words, before the next beat starts
+BREATH = 0.35  # after a narrated beat's words, before the next beat starts: a sentence's pause
 FAST = 0.5
 NORMAL = 1.0
 SLOW = 1.5

@@ -51,7 +51,10 @@ def leaves(node: Any, path: Path = ()) -> Iterator[Path]:
 
 
 def other(value: Any) -> Any:
-    """A different value of the same kind: a list of objects loses its last item."""
+    """A different value of the same kind: a list of objects loses its last item; an unset
+    optional field (the lesson's voice) gets one."""
+    if value is None:
+        return "Ω"
     if isinstance(value, str):
         return value + " Ω"
     if isinstance(value, float):
