@@ -199,7 +199,7 @@ def _loudness(path: Path) -> float:
 
 
 def _silences(path: Path, end: float) -> list[tuple[float, float]]:
-    log = _ffmpeg_log(path, "-map", "0:a", "-af", f"silencedetect=n={SILENCE}:d=0.3")
+    log = _ffmpeg_log(path, "-map", "0:a", "-af", f"silencedetect=n={SILENCE}:d=0.2")
     starts = [float(x) for x in re.findall(r"silence_start: (-?[\d.]+)", log)]
     ends = [float(x) for x in re.findall(r"silence_end: ([\d.]+)", log)]
     return list(zip(starts, [*ends, end][: len(starts)], strict=True))
