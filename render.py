@@ -32,9 +32,9 @@ if __name__ == "__main__" and sys.prefix == sys.base_prefix:
     os.execv(_VENV_PYTHON, [str(_VENV_PYTHON), *sys.argv])
 
 from attention_core import Lesson, LessonError, default_lesson, load_lesson
-from publish.lecture import SLIDE_FORMATS
+from publish.kit.lecture import SLIDE_FORMATS
 from publish.presets import ALPHA_FORMATS, FORMATS, QUALITIES
-from publish.tools import RENDER_TOOLS, SCENE_TOOLS, install_line, missing_tools
+from publish.render.tools import RENDER_TOOLS, SCENE_TOOLS, install_line, missing_tools
 
 OUTPUT_TROUBLE = {errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM, errno.EROFS}
 """Errors writing the output that the user can fix: said in one line, exit 2, no traceback."""
@@ -135,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"render.py: missing {tool.name} ({tool.why})", file=sys.stderr)
         return _bad(f"install with: {install_line(missing)}")
 
-    from publish.selection import SelectionError, select
+    from publish.render.selection import SelectionError, select
     from scenes import SCENES
 
     try:
@@ -143,11 +143,11 @@ def main(argv: list[str] | None = None) -> int:
     except SelectionError as error:
         return _bad(str(error))
 
-    from publish import preview
-    from publish.claim import OutputTrouble, claimed, trouble
     from publish.narration.voices import VoiceError, choose_voice
-    from publish.pipeline import Interrupted, Options, publish, terminate_on_sigterm
-    from publish.progress import make_display
+    from publish.render import preview
+    from publish.render.claim import OutputTrouble, claimed, trouble
+    from publish.render.pipeline import Interrupted, Options, publish, terminate_on_sigterm
+    from publish.render.progress import make_display
 
     try:
         voice = None if args.script else choose_voice(args.voice, lesson)
@@ -197,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _scenes_as_rendered(lesson: Lesson, options: Any) -> list[tuple[Any, dict[str, Any]]]:
     """Every scene with the arguments it renders with: the title with the lesson's minutes."""
-    from publish.selection import takes_minutes
+    from publish.render.selection import takes_minutes
     from scenes import SCENES
     from scenes.timing import lesson_minutes
 
@@ -211,7 +211,7 @@ def write_script(lesson: Lesson, options: Any, target: Path) -> int:
     """Write the narration script to ``target`` (atomically)."""
     from manim import tempconfig
 
-    from publish.files import write_text
+    from publish.media.files import write_text
     from publish.narration.script import script
 
     if not target.parent.is_dir():
@@ -241,7 +241,7 @@ def recordings_problem(lesson: Lesson, options: Any) -> str | None:
 
 def check_lesson(path: Path) -> int:
     """Print what the lesson's video will show, or why the file cannot be shown."""
-    from publish.check import summary
+    from publish.kit.check import summary
 
     try:
         lesson = load_lesson(path)

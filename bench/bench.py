@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 from attention_core import lesson as lesson_module  # noqa: E402
 from publish.presets import FULL_NAME, QUALITIES, Quality, clip_name  # noqa: E402
-from publish.worker import ENCODER_OPTIONS  # noqa: E402
+from publish.render.worker import ENCODER_OPTIONS  # noqa: E402
 
 LESSON_VIDEO = "lesson.mp4"
 """The first render's whole video, kept in the scratch folder for the encode floor."""

@@ -1,4 +1,7 @@
 """Publishing the lesson: render every scene in parallel, then join, caption and describe the clips.
 
-``render.py`` is the command; this package holds one small module per job.
+``render.py`` is the command. The folders are the jobs: ``render/`` runs the scenes (workers,
+cache keys, the folder claim, progress), ``narration/`` gives them a voice, ``media/`` makes the
+files (ffmpeg, captions, the joined video and its description, the manifest), and ``kit/`` writes
+the lecture kit beside them (embed page, handout, decks). ``presets`` is what they all share.
 """

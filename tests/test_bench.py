@@ -10,8 +10,8 @@ import pytest
 
 from attention_core import default_lesson, load_lesson
 from bench import bench
-from publish import worker
 from publish.presets import QUALITIES
+from publish.render import worker
 
 
 def test_encoder_settings_are_the_measured_ones() -> None:

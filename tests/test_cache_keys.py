@@ -18,8 +18,8 @@ import pytest
 
 from attention_core import Lesson, Words, default_lesson, load_lesson
 from attention_core.reads import ALL, Path
-from publish.cache import LESSON_WIDE, clip_key, source_digest
-from publish.selection import takes_minutes
+from publish.render.cache import LESSON_WIDE, clip_key, source_digest
+from publish.render.selection import takes_minutes
 from scenes import SCENES, LessonScene, Step3Score
 from scenes.helpers import text
 from scenes.probe import Probe, run_dry

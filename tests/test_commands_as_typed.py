@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from attention_core import default_lesson
-from publish.captions import parse_srt
-from publish.media import probe
+from publish.media.captions import parse_srt
+from publish.media.ffmpeg import probe
 from scenes import Step3Score
 from scenes.probe import run_dry
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import av
 import numpy as np
 
-from publish.worker import ENCODER_OPTIONS
+from publish.render.worker import ENCODER_OPTIONS
 
 ROOT = Path(__file__).parent.parent
 

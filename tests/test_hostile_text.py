@@ -13,9 +13,9 @@ import pytest
 from manim import Text, tempconfig
 
 from attention_core import load_lesson
-from publish.captions import parse_srt
+from publish.media.captions import parse_srt
 from publish.presets import QUALITIES
-from publish.preview import minutes_kwargs
+from publish.render.preview import minutes_kwargs
 from scenes import SCENES, LessonScene
 from scenes.probe import record
 

@@ -21,13 +21,13 @@ from pptx import Presentation
 import render
 from attention_core import attend, english
 from attention_core import formatting as fmt
-from publish.beats import Beat, Step, beats_of, steps_of
-from publish.captions import Cue, parse_srt
-from publish.deck import deck_html
-from publish.embed import embed_html
-from publish.handout import handout_html
-from publish.manifest import ClipEntry, FileRef
-from publish.powerpoint import P14, write_pptx
+from publish.kit.beats import Beat, Step, beats_of, steps_of
+from publish.kit.deck import deck_html
+from publish.kit.embed import embed_html
+from publish.kit.handout import handout_html
+from publish.kit.powerpoint import P14, write_pptx
+from publish.media.captions import Cue, parse_srt
+from publish.media.manifest import ClipEntry, FileRef
 from scenes import SCENES
 
 from .conftest import Rendered

@@ -22,7 +22,7 @@ from manim._config.video_encoder import VideoEncoderSpec
 from manim.scene.scene_file_writer import SceneFileWriter
 from manim.scene.video_segment_encoder import VideoSegmentEncoder
 
-from publish.worker import encoder_options
+from publish.render.worker import encoder_options
 from scenes import manim_internals  # importing the scenes installs the path sharing
 from scenes.manim_internals import HeldFrameEncoder, HeldFrameWriter, version_advice
 

@@ -14,10 +14,10 @@ import pytest
 
 from attention_core import LessonError, default_lesson, load_lesson, parse_lesson
 from attention_core.words import caption_name, english, kind_of, placeholders
-from publish.captions import Cue, parse_srt
-from publish.description import stamp
-from publish.files import sha256
-from publish.media import chapters
+from publish.media.captions import Cue, parse_srt
+from publish.media.description import stamp
+from publish.media.ffmpeg import chapters
+from publish.media.files import sha256
 from publish.narration.recordings import recordings_problem
 from publish.narration.script import spoken
 from publish.narration.voices import JOE, Narrator, Voice, VoiceError, choose_voice, seconds

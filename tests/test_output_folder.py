@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 import render
-from publish.claim import claimed
-from publish.files import PARTIAL, sha256
-from publish.pipeline import Options
+from publish.media.files import PARTIAL, sha256
 from publish.presets import QUALITIES
+from publish.render.claim import claimed
+from publish.render.pipeline import Options
 
 from .conftest import ROOT, cli
 
@@ -23,7 +23,7 @@ LOW = QUALITIES["low"]
 HOLD = """
 import sys, time
 from pathlib import Path
-from publish.claim import claimed
+from publish.render.claim import claimed
 with claimed(Path(sys.argv[1]), Path(sys.argv[2])):
     print("held", flush=True)
     time.sleep(600)

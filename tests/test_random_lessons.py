@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from attention_core import LIMITS, LessonError, parse_lesson
-from publish.preview import minutes_kwargs
+from publish.render.preview import minutes_kwargs
 from scenes import SCENES, LessonScene
 from scenes.probe import run_dry
 

@@ -24,16 +24,18 @@ from rich.console import Console
 
 import render
 from attention_core import Words, default_lesson
-from publish import captions, join, media, preview, toolchain, tools
-from publish.cache import Records, clip_key, package_files, source_digest
-from publish.captions import Cue
-from publish.files import PARTIAL, clean_partials, replacing, sha256
-from publish.manifest import Chapter, ClipEntry, FileRef, FullEntry
-from publish.pipeline import Options, minutes_of, publish
-from publish.pool import longest_first
+from publish.media import captions, join
+from publish.media import ffmpeg as media
+from publish.media.captions import Cue
+from publish.media.files import PARTIAL, clean_partials, replacing, sha256
+from publish.media.manifest import Chapter, ClipEntry, FileRef, FullEntry
 from publish.presets import FULL_NAME, QUALITIES
-from publish.progress import PlainDisplay, RichDisplay, Row, SummaryRow
-from publish.selection import SelectionError, select
+from publish.render import preview, toolchain, tools
+from publish.render.cache import Records, clip_key, package_files, source_digest
+from publish.render.pipeline import Options, minutes_of, publish
+from publish.render.pool import longest_first
+from publish.render.progress import PlainDisplay, RichDisplay, Row, SummaryRow
+from publish.render.selection import SelectionError, select
 from scenes import SCENES
 
 from .conftest import Rendered, cli
@@ -226,9 +228,10 @@ def test_the_toolchain_names_the_fonts_the_scenes_ask_for() -> None:
 
 def test_every_module_that_makes_a_clip_is_in_its_key() -> None:
     # A cached clip made with older code of any of these must not be reused: the worker's own
-    # imports render and encode it, and the pipeline writes its captions with publish.captions.
+    # imports render and encode it, and the pipeline writes its captions with
+    # publish.media.captions.
     covered = {name.split("/")[0] for name, _ in package_files()}
-    tree = ast.parse((ROOT / "publish" / "worker.py").read_text("utf-8"))
+    tree = ast.parse((ROOT / "publish" / "render" / "worker.py").read_text("utf-8"))
     imported = {
         f"publish.{node.module}" if node.level else str(node.module)
         for node in ast.walk(tree)
@@ -236,7 +239,7 @@ def test_every_module_that_makes_a_clip_is_in_its_key() -> None:
     }
     makers = {name for name in imported if name.split(".")[0] in {"publish", "scenes"}}
     assert "scenes.manim_internals" in makers
-    for name in makers | {"publish.worker", "publish.captions"}:
+    for name in makers | {"publish.render.worker", "publish.media.captions"}:
         parts = name.split(".")
         packages = {".".join(parts[:i]) for i in range(1, len(parts) + 1)}
         assert packages & covered, name

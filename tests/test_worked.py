@@ -13,8 +13,8 @@ from attention_core import worked as worked_module
 from attention_core.lesson import Lesson
 from attention_core.maths import Attention
 from attention_core.worked import worked
-from publish.check import summary
-from publish.handout import handout_html
+from publish.kit.check import summary
+from publish.kit.handout import handout_html
 
 ROOT = Path(__file__).parent.parent
 LESSONS = sorted((ROOT / "lessons").glob("*.toml")) + [ROOT / "attention_core" / "lesson.toml"]

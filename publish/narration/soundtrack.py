@@ -12,7 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..media import ToolError, ffmpeg
+from publish.media.ffmpeg import ToolError, ffmpeg
+
 from .voices import RATE
 
 __all__ = [

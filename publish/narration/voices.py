@@ -20,10 +20,9 @@ from importlib import metadata
 from pathlib import Path
 
 from attention_core import Lesson
-
-from ..cache import source_digest
-from ..files import replacing, sha256
-from ..media import ffmpeg
+from publish.media.ffmpeg import ffmpeg
+from publish.media.files import replacing, sha256
+from publish.render.cache import source_digest
 
 __all__ = [
     "ESPEAK",

@@ -11,8 +11,8 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from . import worker
-from .selection import takes_minutes
+from publish.render import worker
+from publish.render.selection import takes_minutes
 
 if TYPE_CHECKING:
     from scenes import LessonScene

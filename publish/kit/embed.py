@@ -9,10 +9,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from attention_core import Lesson, Words
-
-from .beats import Step, clock
-from .manifest import FullEntry
-from .webpage import STYLE_BASE, page
+from publish.kit.beats import Step, clock
+from publish.kit.webpage import STYLE_BASE, page
+from publish.media.manifest import FullEntry
 
 __all__ = ["embed_html", "snippet"]
 

@@ -8,7 +8,7 @@ from dataclasses import Field, asdict, dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Self
 
-from .files import sha256, write_text
+from publish.media.files import sha256, write_text
 
 __all__ = ["Chapter", "ClipEntry", "FileRef", "FullEntry", "Manifest", "write_manifest"]
 

@@ -12,8 +12,8 @@ from lxml import etree
 from pptx import Presentation
 from pptx.util import Emu
 
-from .beats import Step, clock
-from .files import replacing
+from publish.kit.beats import Step, clock
+from publish.media.files import replacing
 
 __all__ = ["BLANK_LAYOUT", "NOTES_HEADER", "write_pptx"]
 

@@ -6,7 +6,7 @@ import inspect
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .presets import clip_name
+from publish.presets import clip_name
 
 if TYPE_CHECKING:
     from scenes import LessonScene

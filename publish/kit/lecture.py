@@ -6,11 +6,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from attention_core import Lesson
-
-from . import deck, embed, handout, powerpoint
-from .beats import steps_of
-from .files import write_text
-from .manifest import Manifest
+from publish.kit import deck, embed, handout, powerpoint
+from publish.kit.beats import steps_of
+from publish.media.files import write_text
+from publish.media.manifest import Manifest
 
 __all__ = ["DECK_NAME", "PAGE_NAME", "SLIDE_FORMATS", "WEB_FORMATS", "Kit", "write_kit"]
 

@@ -6,9 +6,9 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from .files import replacing
-from .manifest import Chapter
-from .media import SUBTITLED, container_flags, ffmpeg
+from publish.media.ffmpeg import SUBTITLED, container_flags, ffmpeg
+from publish.media.files import replacing
+from publish.media.manifest import Chapter
 
 __all__ = ["chapters_for", "concat_list", "ffmetadata", "join_clips"]
 

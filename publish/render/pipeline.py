@@ -14,22 +14,21 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from attention_core import Lesson
-
-from . import toolchain, worker
-from .cache import Cached, KeyOf, Records, clip_key, full_key, source_digest
-from .captions import clamp, join, milliseconds, parse_srt, to_srt, to_vtt
-from .description import description
-from .files import clean_partials, replacing, sha256, write_text
-from .join import chapters_for, join_clips
-from .lecture import write_kit
-from .manifest import ClipEntry, FileRef, FullEntry, Manifest, write_manifest
-from .media import poster, probe, remux
-from .narration.soundtrack import encoding, iso639_2, narration_track
-from .narration.voices import Narrator, Voice
-from .pool import event_queue, gather, longest_first, run_jobs, submit, worker_pool
-from .presets import FULL_NAME, JOINABLE_FORMATS, Quality, clip_name
-from .progress import Display, Row, SummaryRow
-from .selection import takes_minutes
+from publish.kit.lecture import write_kit
+from publish.media.captions import clamp, join, milliseconds, parse_srt, to_srt, to_vtt
+from publish.media.description import description
+from publish.media.ffmpeg import poster, probe, remux
+from publish.media.files import clean_partials, replacing, sha256, write_text
+from publish.media.join import chapters_for, join_clips
+from publish.media.manifest import ClipEntry, FileRef, FullEntry, Manifest, write_manifest
+from publish.narration.soundtrack import encoding, iso639_2, narration_track
+from publish.narration.voices import Narrator, Voice
+from publish.presets import FULL_NAME, JOINABLE_FORMATS, Quality, clip_name
+from publish.render import toolchain, worker
+from publish.render.cache import Cached, KeyOf, Records, clip_key, full_key, source_digest
+from publish.render.pool import event_queue, gather, longest_first, run_jobs, submit, worker_pool
+from publish.render.progress import Display, Row, SummaryRow
+from publish.render.selection import takes_minutes
 
 if TYPE_CHECKING:
     from scenes import LessonScene

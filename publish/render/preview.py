@@ -13,19 +13,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from attention_core import Lesson
-
-from . import worker
-from .pipeline import Options, dry_job, earlier_lengths, minutes_of
-from .pool import longest_first, run_jobs, worker_pool
-from .presets import clip_name
-from .selection import takes_minutes
-from .worker import ClipFailed
+from publish.presets import clip_name
+from publish.render import worker
+from publish.render.pipeline import Options, dry_job, earlier_lengths, minutes_of
+from publish.render.pool import longest_first, run_jobs, worker_pool
+from publish.render.selection import takes_minutes
+from publish.render.worker import ClipFailed
 
 if TYPE_CHECKING:
+    from publish.narration.voices import Narrator
     from scenes import LessonScene
     from scenes.probe import Probe
-
-    from .narration.voices import Narrator
 
 __all__ = ["dry_media", "dry_run", "lesson_minutes", "list_scenes", "measure", "minutes_kwargs"]
 
@@ -35,7 +33,7 @@ def dry_media(folder: Path) -> Iterator[None]:
     """Construct scenes with ``folder`` as manim's media folder (for its TeX and text caches)."""
     from manim import tempconfig
 
-    from .worker import work_folder
+    from publish.render.worker import work_folder
 
     with work_folder(folder), tempconfig({"media_dir": str(folder)}):
         yield
@@ -72,7 +70,7 @@ def _arguments(
     """The scene's arguments for a dry run: the title's minutes, the narration if narrated."""
     kwargs = minutes_kwargs(scene, minutes)
     if narrator is not None:
-        from .narration.narrate import narration_for
+        from publish.narration.narrate import narration_for
 
         kwargs["narration"] = narration_for(scene, lesson, kwargs, narrator)[0]
     return kwargs

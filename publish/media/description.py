@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from attention_core import Lesson
-
-from .manifest import Chapter
+from publish.media.manifest import Chapter
 
 __all__ = ["description", "stamp"]
 

@@ -2,11 +2,11 @@
 
 A clip's key covers the parts of the lesson its scene read while it rendered (recorded by
 :mod:`attention_core.reads`, kept in the clip's record and valued again on each run's lesson),
-the lesson-wide facts in :data:`LESSON_WIDE`, the scene's arguments, the quality and format, the
-toolchain (:mod:`publish.toolchain`) and every byte of our code. The code rule is deliberately
-blunt: any byte changed in ``attention_core/``, ``scenes/`` or the modules that render and remux
-a clip re-renders every clip. Tracking which scene uses which helper would save minutes and cost
-correctness.
+the lesson-wide facts in :data:`LESSON_WIDE`, the scene's arguments, the quality and format,
+the toolchain (:mod:`publish.render.toolchain`) and every byte of our code. The code rule is
+deliberately blunt: any byte changed in ``attention_core/``, ``scenes/`` or the modules that
+render and remux a clip re-renders every clip. Tracking which scene uses which helper would
+save minutes and cost correctness.
 """
 
 from __future__ import annotations
@@ -22,9 +22,8 @@ from typing import Any
 from attention_core import Lesson
 from attention_core.reads import Path as ReadPath
 from attention_core.reads import values_of
-
-from .files import write_text
-from .manifest import ClipEntry, FullEntry
+from publish.media.files import write_text
+from publish.media.manifest import ClipEntry, FullEntry
 
 __all__ = [
     "JOIN_SOURCES",
@@ -40,14 +39,19 @@ __all__ = [
 SOURCE_PACKAGES = (
     "attention_core",
     "scenes",
-    "publish.worker",
-    "publish.media",
-    "publish.captions",
+    "publish.render.worker",
+    "publish.media.ffmpeg",
+    "publish.media.captions",
     "publish.narration",
 )
 """What makes a clip's files: the maths, the scenes, how a clip is rendered, encoded and remuxed,
 how its captions are written and how it is narrated."""
-JOIN_SOURCES = ("publish.join", "publish.captions", "publish.media", "publish.description")
+JOIN_SOURCES = (
+    "publish.media.join",
+    "publish.media.captions",
+    "publish.media.ffmpeg",
+    "publish.media.description",
+)
 """What makes the whole video, its captions and description, beyond the clips themselves."""
 LESSON_WIDE: tuple[ReadPath, ...] = (("words", "common.word.language"),)
 """What every clip's key covers whether or not its scene read it: the language it speaks."""
@@ -108,7 +112,7 @@ def clip_key(
     sources
         :func:`source_digest` of our code.
     toolchain
-        :func:`publish.toolchain.digest`: manim, PyAV, Pango, cairo, the fonts and TeX.
+        :func:`publish.render.toolchain.digest`: manim, PyAV, Pango, cairo, the fonts and TeX.
     lesson
         The lesson the clip shows.
     reads

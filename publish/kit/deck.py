@@ -11,9 +11,8 @@ import json
 from collections.abc import Sequence
 
 from attention_core import Lesson
-
-from .beats import Step
-from .webpage import page
+from publish.kit.beats import Step
+from publish.kit.webpage import page
 
 __all__ = ["deck_data", "deck_html"]
 

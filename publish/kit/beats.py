@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .captions import Cue, parse_srt, to_vtt
-from .files import write_text
-from .manifest import ClipEntry
+from publish.media.captions import Cue, parse_srt, to_vtt
+from publish.media.files import write_text
+from publish.media.manifest import ClipEntry
 
 __all__ = ["Beat", "Step", "beats_of", "clock", "steps_of"]
 

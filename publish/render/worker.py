@@ -25,9 +25,8 @@ from attention_core.reads import Path as ReadPath
 from attention_core.reads import Reads, traced
 
 if TYPE_CHECKING:
+    from publish.narration.voices import Narrator
     from scenes.probe import Probe
-
-    from .narration.voices import Narrator
 
 __all__ = [
     "ENCODER_OPTIONS",
@@ -298,6 +297,6 @@ def _narrated(
     scene_class: Any, lesson: Lesson, kwargs: dict[str, Any], narrator: Narrator
 ) -> tuple[Any, dict[str, Path]]:
     """The scene's narration, from its silent dry run and the narrator."""
-    from .narration.narrate import narration_for
+    from publish.narration.narrate import narration_for
 
     return narration_for(scene_class, lesson, kwargs, narrator)

@@ -18,10 +18,9 @@ from pathlib import Path
 from attention_core import BUDGET, PULL_PER_SCORE_POINT, SCALING_SECTION, SCORE_STEP, Lesson
 from attention_core import formatting as fmt
 from attention_core.worked import Quiz, Row, Worked, worked
-
-from .files import replacing, write_text
-from .tools import Tool, install_line, missing_tools
-from .webpage import STYLE_BASE, page
+from publish.kit.webpage import STYLE_BASE, page
+from publish.media.files import replacing, write_text
+from publish.render.tools import Tool, install_line, missing_tools
 
 __all__ = ["CHROMIUM", "NAME", "handout_html", "print_pdf", "write_handout"]
 

@@ -1,0 +1,1 @@
+"""The lecture kit written beside the clips: the embed page, the handout, the decks."""
