@@ -104,7 +104,7 @@ class LessonScene(Scene):
         if isinstance(caption, str):
             caption = Caption.plain(caption)
         number = beat_id(self.step, self.slug, len(self.beats) + 1)
-        speech = self.narration.speech(number)
+        speech = self.narration.speech(number, caption.said)
         start = self.time
         yield
         shortfall = hold(caption, speech) - (self.time - start)

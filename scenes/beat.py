@@ -10,10 +10,11 @@ narration's placement and the slide breaks all come.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from scenes import style
 
-__all__ = ["BeatTiming", "Caption", "Narration", "SILENT", "beat_id", "reading_time"]
+__all__ = ["SILENT", "BeatTiming", "Caption", "Narration", "Timed", "beat_id", "reading_time"]
 
 
 @dataclass(frozen=True)
@@ -34,22 +35,24 @@ class Caption:
         return Caption(f"{self.text} {sentence}", f"{self.said} {sentence}")
 
 
+class Narration(Protocol):
+    """Who says a scene's beats. Its answer decides how long each beat holds."""
+
+    def speech(self, beat: str, said: str) -> float | None:
+        """Seconds of speech for ``beat``, whose words are ``said``; None when not narrated."""
+
+
 @dataclass(frozen=True)
-class Narration:
-    """How many seconds the narrator speaks each beat, by beat id. Empty: a silent clip, each
-    beat paced for reading its caption. Hashable and picklable: it travels to workers."""
+class Timed:
+    """Narration of known lengths, by beat id (empty: a silent clip, paced for reading)."""
 
     seconds: tuple[tuple[str, float], ...] = ()
 
-    def speech(self, beat: str) -> float | None:
-        """Seconds of speech for ``beat``, or None when it is not narrated."""
+    def speech(self, beat: str, said: str) -> float | None:
         return dict(self.seconds).get(beat)
 
-    def __bool__(self) -> bool:
-        return bool(self.seconds)
 
-
-SILENT = Narration()
+SILENT = Timed()
 
 
 @dataclass(frozen=True)

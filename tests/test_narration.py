@@ -18,6 +18,7 @@ from publish.media.captions import Cue, parse_srt
 from publish.media.description import stamp
 from publish.media.ffmpeg import chapters
 from publish.media.files import sha256
+from publish.narration.level import LUFS, PEAK
 from publish.narration.recordings import recordings_problem
 from publish.narration.script import spoken
 from publish.narration.voices import JOE, Narrator, Voice, VoiceError, choose_voice, seconds
@@ -141,14 +142,16 @@ def test_a_voice_that_cannot_speak_is_named(spec: str, message: str, tmp_path: P
 def test_synthesis_is_deterministic_and_stored_once(kind: str, tmp_path: Path) -> None:
     voice = choose_voice(kind, default_lesson())
     assert voice is not None
-    line = [("03_score-04", "For river, e to the 3 is 20.09.")]
-    first = Narrator(voice, tmp_path / "a").speak(line)["03_score-04"]
-    again = Narrator(voice, tmp_path / "b").speak(line)["03_score-04"]
+    line = ("03_score-04", "For river, e to the 3 is 20.09.")
+    first = Narrator(voice, tmp_path / "a").say(*line)
+    again = Narrator(voice, tmp_path / "b").say(*line)
     assert first.read_bytes() == again.read_bytes()
     assert 1.0 < seconds(first) < 6.0
     stamp_before = first.stat().st_mtime_ns
-    assert Narrator(voice, tmp_path / "a").speak(line)["03_score-04"] == first
+    assert Narrator(voice, tmp_path / "a").say(*line) == first
     assert first.stat().st_mtime_ns == stamp_before  # reused, not made again
+    assert abs(_loudness(first) - LUFS) <= 0.5  # levelled once, as stored
+    assert _true_peak(first) <= PEAK
 
 
 def test_recordings_are_checked_beat_by_beat(tmp_path: Path) -> None:
@@ -195,6 +198,13 @@ def _streams(path: Path) -> list[dict[str, object]]:
 def _loudness(path: Path) -> float:
     summary = _ffmpeg_log(path, "-map", "0:a", "-af", "ebur128").split("Summary:")[-1]
     found = re.search(r"I:\s+(-?[\d.]+) LUFS", summary)
+    assert found is not None
+    return float(found[1])
+
+
+def _true_peak(path: Path) -> float:
+    summary = _ffmpeg_log(path, "-map", "0:a", "-af", "ebur128=peak=true").split("Summary:")[-1]
+    found = re.search(r"Peak:\s+(-?[\d.]+) dBFS", summary)
     assert found is not None
     return float(found[1])
 

@@ -6,7 +6,7 @@ import pytest
 
 from attention_core import default_lesson
 from scenes import SCENES, Step1Title, Step3Score, style
-from scenes.beat import Narration, reading_time
+from scenes.beat import Timed, reading_time
 from scenes.probe import run_dry
 from scenes.timing import lesson_minutes, scene_seconds
 
@@ -29,7 +29,7 @@ def test_a_scene_lasts_exactly_as_long_as_its_beats() -> None:
 def test_a_narrated_beat_lasts_its_speech_and_a_breath_and_its_cue_ends_with_the_words() -> None:
     silent = run_dry(Step3Score, LESSON).beats
     long_speech = 30.0
-    narration = Narration(((silent[1].id, long_speech), (silent[2].id, 0.1)))
+    narration = Timed(((silent[1].id, long_speech), (silent[2].id, 0.1)))
     narrated = run_dry(Step3Score, LESSON, narration=narration).beats
     assert [b.id for b in narrated] == [b.id for b in silent]
     assert narrated[1].end - narrated[1].start == pytest.approx(long_speech + style.BREATH)

@@ -1,34 +1,37 @@
-"""Time a scene to its narrator: its beats' words, their speech, and the scene's ``Narration``."""
+"""A scene narrated as it is constructed: each beat's words spoken as the beat begins, so that
+the beat can hold for them. No silent run first to learn the words."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from attention_core import Lesson
-
-from .script import lines
+from .script import spoken
 from .voices import Narrator, seconds
 
 if TYPE_CHECKING:
-    from scenes import LessonScene
-    from scenes.beat import Narration
+    from scenes.beat import BeatTiming
 
-__all__ = ["narration_for"]
+__all__ = ["Speaking"]
 
 
-def narration_for(
-    scene: type[LessonScene], lesson: Lesson, kwargs: dict[str, Any], narrator: Narrator
-) -> tuple[Narration, dict[str, Path]]:
-    """The scene's narration (seconds of speech per beat) and each beat's speech file.
+@dataclass(eq=False)
+class Speaking:
+    """A scene's :class:`scenes.beat.Narration` by ``narrator``, in the lesson's ``words``
+    (which say its symbols aloud). Keeps each beat's speech file, for the clip's sound."""
 
-    The beats' ids and words come from the scene's silent dry run: narration changes how long
-    a beat holds, never what it says.
-    """
-    from scenes.beat import Narration
-    from scenes.probe import run_dry
+    narrator: Narrator
+    words: Mapping[str, str]
+    files: dict[str, Path] = field(default_factory=dict)
+    """Each narrated beat's stored speech, by beat id."""
 
-    beats = run_dry(scene, lesson, **kwargs).beats
-    files = narrator.speak(lines(beats, lesson.words))
-    narration = Narration(tuple((beat.id, seconds(files[beat.id])) for beat in beats))
-    return narration, files
+    def speech(self, beat: str, said: str) -> float:
+        """Seconds the narrator takes to say ``said`` for ``beat``, speaking it if need be."""
+        self.files[beat] = self.narrator.say(beat, spoken(said, self.words))
+        return seconds(self.files[beat])
+
+    def placed(self, beats: Sequence[BeatTiming]) -> tuple[tuple[float, Path], ...]:
+        """Each spoken beat's start in the clip, with its speech: the clip's sound."""
+        return tuple((beat.start, self.files[beat.id]) for beat in beats if beat.id in self.files)

@@ -1,8 +1,12 @@
 """Speak with Piper in a process of its own: ``python -m publish.narration.piper_say MODEL CONF``.
 
 Piper is GPL-3.0; the project only runs it, as a separate program, and talks to it through
-files. Standard input: a JSON list of ``[words, wav path]``; CONF: Piper's synthesis
-settings as JSON. The model loads once for every line.
+pipes and files. CONF: Piper's synthesis settings as JSON. The model loads once; then each line
+of standard input, a JSON ``[words, wav path]``, is spoken into its file, and the path is
+written back on a line of its own when the file is complete.
+
+onnxruntime runs on one thread: the renders beside it have the other cores, and a fixed thread
+count keeps its arithmetic, and so the samples, the same on machines with more cores.
 """
 
 from __future__ import annotations
@@ -10,17 +14,28 @@ from __future__ import annotations
 import json
 import sys
 import wave
+from pathlib import Path
 
 
 def main(argv: list[str]) -> int:
-    from piper import PiperVoice, SynthesisConfig
+    import onnxruntime
+    from piper import PiperConfig, PiperVoice, SynthesisConfig
 
     model, settings = argv
-    voice = PiperVoice.load(model)
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = options.inter_op_num_threads = 1
+    voice = PiperVoice(
+        config=PiperConfig.from_dict(json.loads(Path(f"{model}.json").read_text("utf-8"))),
+        session=onnxruntime.InferenceSession(
+            model, sess_options=options, providers=["CPUExecutionProvider"]
+        ),
+    )
     config = SynthesisConfig(**json.loads(settings))
-    for words, path in json.loads(sys.stdin.read()):
+    for line in sys.stdin:
+        words, path = json.loads(line)
         with wave.open(path, "wb") as audio:
             voice.synthesize_wav(words, audio, syn_config=config)
+        print(path, flush=True)
     return 0
 
 

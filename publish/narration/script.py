@@ -42,7 +42,7 @@ def script(lesson: Lesson, scenes: Sequence[tuple[type[LessonScene], dict[str, A
 
     ``scenes``: each scene with the arguments it renders with (the title's minutes).
     """
-    from scenes.beat import Narration
+    from scenes.beat import Timed
     from scenes.probe import run_dry
 
     out = [
@@ -53,7 +53,7 @@ def script(lesson: Lesson, scenes: Sequence[tuple[type[LessonScene], dict[str, A
     ]
     for scene, kwargs in scenes:
         beats = run_dry(scene, lesson, **kwargs).beats
-        unspoken = Narration(tuple((beat.id, 0.0) for beat in beats))
+        unspoken = Timed(tuple((beat.id, 0.0) for beat in beats))
         animated = run_dry(scene, lesson, narration=unspoken, **kwargs).beats
         out.append(f"## Step {scene.step}: {scene.headline(lesson)}")
         for (beat, words), timing in zip(lines(beats, lesson.words), animated, strict=True):

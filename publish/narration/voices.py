@@ -8,12 +8,13 @@ with its beat and lasts exactly as long as the words.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
 import subprocess
 import sys
+import tempfile
 import wave
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import metadata
@@ -21,7 +22,8 @@ from pathlib import Path
 
 from attention_core import Lesson
 from publish.media.ffmpeg import ffmpeg
-from publish.media.files import replacing, sha256
+from publish.media.files import partial_name, replacing, sha256
+from publish.narration.level import RATE, level
 from publish.render.cache import source_digest
 
 __all__ = [
@@ -37,8 +39,6 @@ __all__ = [
     "seconds",
 ]
 
-RATE = 48_000
-"""Samples per second of every stored speech file, and of the clips' sound."""
 JOE, ESPEAK, NONE = "joe", "espeak", "none"
 """``--voice`` names: the bundled Piper voice, espeak-ng, and no narration."""
 RECORDING_SUFFIXES = (".wav", ".flac", ".mp3", ".m4a")
@@ -49,8 +49,6 @@ captions take 5:40 to say and the narrated video runs 6:01; at 0.86 of it, 5:11 
 24 s of breaths and 2 s of animations longer than their words made 5:38; at 0.83, 5:30 (and
 5:31.5 unrounded to frames, as 1080p renders it). 0.81, about 195 words a minute, brisk for
 an explainer, keeps it under 5½ minutes at every quality."""
-TRIM = "silenceremove=start_periods=1:start_threshold=-50dB"
-"""ffmpeg filter cutting the silence before the first sound; run forwards and reversed."""
 
 
 class VoiceError(ValueError):
@@ -82,43 +80,78 @@ class Narrator:
     voice: Voice
     store: Path
 
-    def speak(self, lines: Sequence[tuple[str, str]]) -> dict[str, Path]:
-        """Each beat's speech, (beat id, words) in, beat id to stored WAV out; made only for
-        words this voice has not said before."""
-        wanted = {beat: self._stored(beat, words) for beat, words in lines}
-        todo = [(beat, words) for beat, words in lines if not wanted[beat].is_file()]
-        if todo:
+    def say(self, beat: str, words: str) -> Path:
+        """The stored speech of ``words`` (a recordings voice: of ``beat``'s recording), made
+        now only if this voice has not said them before."""
+        stored = self._stored(beat, words)
+        if not stored.is_file():
             self.store.mkdir(parents=True, exist_ok=True)
-            raw = {beat: self.store / f".{wanted[beat].stem}.raw.wav" for beat, _ in todo}
+            raw = partial_name(stored.with_suffix(".raw.wav"))
             try:
-                self._synthesise([(beat, words, raw[beat]) for beat, words in todo])
-                for beat, _ in todo:
-                    with replacing(wanted[beat]) as temporary:
-                        _trimmed(raw[beat], temporary)
+                self._synthesise(beat, words, raw)
+                with replacing(stored) as temporary:
+                    level(raw, temporary)
             finally:
-                for path in raw.values():
-                    path.unlink(missing_ok=True)
-        return wanted
+                raw.unlink(missing_ok=True)
+        return stored
 
     def _stored(self, beat: str, words: str) -> Path:
         said = beat if self.voice.kind == "recordings" else words
         name = hashlib.sha256(f"{self.voice.digest}\0{said}".encode()).hexdigest()
         return self.store / f"{name}.wav"
 
-    def _synthesise(self, jobs: list[tuple[str, str, Path]]) -> None:
-        """Write each (beat id, words, WAV path) job's speech, as the voice makes it."""
+    def _synthesise(self, beat: str, words: str, path: Path) -> None:
+        """Write the beat's speech to ``path`` as the voice makes it."""
         voice = self.voice
-        if voice.kind == "piper":  # one process: the model loads once
-            request = json.dumps([[words, str(path)] for _, words, path in jobs])
-            command = [sys.executable, "-m", "publish.narration.piper_say", voice.source]
-            command.append(json.dumps(PIPER_SETTINGS))
-            _run(command, request)
+        if voice.kind == "piper":
+            _piper_process(voice.source).say(words, path)
         elif voice.kind == "espeak":
-            for _, words, path in jobs:
-                _run(["espeak-ng", "-v", voice.source, "-w", str(path), "--stdin"], words)
+            _run(["espeak-ng", "-v", voice.source, "-w", str(path), "--stdin"], words)
         else:
-            for beat, _, path in jobs:
-                ffmpeg("-i", str(_recording(voice, beat)), "-ac", "1", str(path))
+            ffmpeg("-i", str(_recording(voice, beat)), "-ac", "1", str(path))
+
+
+class _Piper:
+    """One Piper process, loaded once and kept for every line this process asks it to say."""
+
+    def __init__(self, model: str) -> None:
+        # Piper's log: a file, never a pipe (unread, a full pipe blocks); open for its life.
+        self.errors = tempfile.TemporaryFile("w+")  # noqa: SIM115
+        command = [sys.executable, "-m", "publish.narration.piper_say", model]
+        self.process = subprocess.Popen(
+            [*command, json.dumps(PIPER_SETTINGS)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.errors,
+            text=True,
+        )
+        atexit.register(self.close)
+
+    def say(self, words: str, path: Path) -> None:
+        stdin, stdout = self.process.stdin, self.process.stdout
+        assert stdin is not None
+        assert stdout is not None
+        try:
+            stdin.write(json.dumps([words, str(path)]) + "\n")
+            stdin.flush()
+            done = stdout.readline().strip() == str(path)
+        except BrokenPipeError:
+            done = False
+        if not done:
+            self.errors.seek(0)
+            tail = "\n".join(self.errors.read().strip().splitlines()[-5:])
+            raise RuntimeError(f"Piper stopped ({self.process.poll()}): {tail}")
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait(timeout=10)
+        self.errors.close()
+
+
+@cache
+def _piper_process(model: str) -> _Piper:
+    return _Piper(model)
 
 
 def _recording(voice: Voice, beat: str) -> Path:
@@ -133,29 +166,6 @@ def _run(command: list[str], stdin: str) -> None:
     if result.returncode != 0:
         tail = "\n".join(result.stderr.strip().splitlines()[-5:])
         raise RuntimeError(f"{command[0]} failed ({result.returncode}): {tail}")
-
-
-def _trimmed(source: Path, target: Path) -> None:
-    """``source`` as 48 kHz mono 16-bit WAV, without the silence around its words."""
-    ffmpeg(
-        "-i",
-        str(source),
-        "-af",
-        f"{TRIM},areverse,{TRIM},areverse",
-        "-ac",
-        "1",
-        "-ar",
-        str(RATE),
-        "-c:a",
-        "pcm_s16le",
-        "-fflags",
-        "+bitexact",
-        "-flags:a",
-        "+bitexact",
-        "-f",
-        "wav",
-        str(target),
-    )
 
 
 def seconds(path: Path) -> float:

@@ -449,7 +449,7 @@ def _finish_clip(run: _Run, scene: type[LessonScene], result: worker.ClipResult)
             language=_language(run.lesson),
             subtitles=track,
             audio=narration,
-            audio_options=encoding(narration, final.suffix) if narration else (),
+            audio_options=encoding(final.suffix) if narration else (),
         )
     info = probe(final)
     poster_file = final.with_suffix(".png")

@@ -70,9 +70,9 @@ def _arguments(
     """The scene's arguments for a dry run: the title's minutes, the narration if narrated."""
     kwargs = minutes_kwargs(scene, minutes)
     if narrator is not None:
-        from publish.narration.narrate import narration_for
+        from publish.narration.narrate import Speaking
 
-        kwargs["narration"] = narration_for(scene, lesson, kwargs, narrator)[0]
+        kwargs["narration"] = Speaking(narrator, lesson.words)
     return kwargs
 
 

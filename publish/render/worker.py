@@ -25,6 +25,7 @@ from attention_core.reads import Path as ReadPath
 from attention_core.reads import Reads, traced
 
 if TYPE_CHECKING:
+    from publish.narration.narrate import Speaking
     from publish.narration.voices import Narrator
     from scenes.probe import Probe
 
@@ -239,10 +240,10 @@ def dry_run(job: DryJob) -> Probe:
 
     try:
         with work_folder(job.work), tempconfig({"media_dir": str(job.work)}):
-            scene_class, kwargs = _scene_class(job.scene), dict(job.kwargs)
+            kwargs = dict(job.kwargs)
             if job.narrator is not None:
-                kwargs["narration"] = _narrated(scene_class, job.lesson, kwargs, job.narrator)[0]
-            return run_dry(scene_class, job.lesson, **kwargs)
+                kwargs["narration"] = _speaking(job.narrator, job.lesson)
+            return run_dry(_scene_class(job.scene), job.lesson, **kwargs)
     except Exception as error:
         raise _failed(error, job.work) from None
 
@@ -268,14 +269,14 @@ def _render(job: ClipJob, started: float) -> ClipResult:
     from scenes.manim_internals import clip_renderer, output_files
     from scenes.probe import record
 
-    scene_class, kwargs = _scene_class(job.scene), dict(job.kwargs)
-    speech: dict[str, Path] = {}
+    kwargs = dict(job.kwargs)
     reads = Reads()
+    lesson = traced(job.lesson, reads)
+    speaking = None if job.narrator is None else _speaking(job.narrator, lesson)
+    if speaking is not None:  # the lesson it speaks from is traced: its said words are read
+        kwargs["narration"] = speaking
     with tempconfig(settings(job)):
-        if job.narrator is not None:  # its dry run shares this work folder's TeX cache
-            kwargs["narration"], speech = _narrated(scene_class, job.lesson, kwargs, job.narrator)
-        lesson = traced(job.lesson, reads)
-        scene = scene_class(lesson=lesson, renderer=clip_renderer(), **kwargs)
+        scene = _scene_class(job.scene)(lesson=lesson, renderer=clip_renderer(), **kwargs)
         probe = record(scene, after_each=lambda: _emit("time", job.scene, float(scene.time)))
         scene.render()
         video, captions = output_files(scene)
@@ -289,14 +290,12 @@ def _render(job: ClipJob, started: float) -> ClipResult:
         numbers=tuple(probe.numbers_in_order),
         elapsed=time.monotonic() - started,
         reads=tuple(reads.sorted()),
-        speech=tuple((beat.start, speech[beat.id]) for beat in scene.beats if beat.id in speech),
+        speech=() if speaking is None else speaking.placed(scene.beats),
     )
 
 
-def _narrated(
-    scene_class: Any, lesson: Lesson, kwargs: dict[str, Any], narrator: Narrator
-) -> tuple[Any, dict[str, Path]]:
-    """The scene's narration, from its silent dry run and the narrator."""
-    from publish.narration.narrate import narration_for
+def _speaking(narrator: Narrator, lesson: Lesson) -> Speaking:
+    """The narration a scene is constructed with: each beat spoken as it begins."""
+    from publish.narration.narrate import Speaking
 
-    return narration_for(scene_class, lesson, kwargs, narrator)
+    return Speaking(narrator, lesson.words)
