@@ -197,14 +197,10 @@ def main(argv: list[str] | None = None) -> int:
 
 def _scenes_as_rendered(lesson: Lesson, options: Any) -> list[tuple[Any, dict[str, Any]]]:
     """Every scene with the arguments it renders with: the title with the lesson's minutes."""
-    from publish.render.selection import takes_minutes
     from scenes import SCENES
-    from scenes.timing import lesson_minutes
+    from scenes.timing import length_arguments, lesson_minutes
 
-    return [
-        (scene, {"minutes": lesson_minutes(lesson)} if takes_minutes(scene) else {})
-        for scene in SCENES
-    ]
+    return [(scene, length_arguments(scene, lesson_minutes(lesson))) for scene in SCENES]
 
 
 def write_script(lesson: Lesson, options: Any, target: Path) -> int:

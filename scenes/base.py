@@ -27,6 +27,9 @@ class LessonScene(Scene):
     """File-name part: ``03_score.mp4``; also the scene's part of every word's name."""
     move: ClassVar[int | None] = None
     """Which of the formula's three moves (score, normalise, mix) the step teaches."""
+    shows_length: ClassVar[bool] = False
+    """Whether the scene shows the lesson's length, and so takes ``minutes=``: it renders
+    once every other clip's length is known."""
 
     def __init__(
         self, lesson: Lesson | None = None, narration: Narration = SILENT, **kwargs: Any

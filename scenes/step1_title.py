@@ -22,7 +22,7 @@ from manim import (
     config,
 )
 
-from attention_core import Lesson, default_lesson
+from attention_core import Lesson
 from attention_core import formatting as fmt
 from scenes import style
 from scenes.base import LessonScene
@@ -55,14 +55,14 @@ class Step1Title(LessonScene):
     step = 1
     slug = "title"
     move = None
+    shows_length = True
 
     def __init__(
         self, lesson: Lesson | None = None, minutes: int | None = None, **kwargs: Any
     ) -> None:
-        lesson = lesson if lesson is not None else default_lesson()
-        # Measured before this scene's own renderer exists: it dry-runs every scene.
-        self.minutes = minutes if minutes is not None else lesson_minutes(lesson)
         super().__init__(lesson=lesson, **kwargs)
+        self.minutes = minutes
+        """The lesson's length as a render passes it; None (manim's own command) measures it."""
 
     def construct(self) -> None:
         self.show_title()
@@ -153,7 +153,8 @@ class Step1Title(LessonScene):
     def steps_and_minutes(self) -> tuple[str, str]:
         from scenes import SCENES  # here, not at the top: the scene list imports this module
 
-        return fmt.number(len(SCENES)), fmt.number(self.minutes)
+        minutes = self.minutes if self.minutes is not None else lesson_minutes(self.lesson)
+        return fmt.number(len(SCENES)), fmt.number(minutes)
 
     def meta_line(self) -> VGroup:
         """What the lesson takes: its steps, its minutes and the one bit of maths."""

@@ -1,8 +1,8 @@
-"""How long each scene runs, measured by constructing it with every animation skipped."""
+"""How long the lesson runs: each scene measured by constructing it with every animation
+skipped, and the whole in the whole minutes the title shows."""
 
 from __future__ import annotations
 
-import inspect
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -12,7 +12,18 @@ from scenes.probe import run_dry
 if TYPE_CHECKING:
     from scenes.base import LessonScene
 
-__all__ = ["lesson_minutes", "scene_seconds"]
+__all__ = ["lesson_minutes", "length_arguments", "minutes_of", "scene_seconds"]
+
+
+def minutes_of(seconds: float) -> int:
+    """A length in the whole minutes the title shows (at least one; halves round up)."""
+    return max(1, int(seconds / 60 + 0.5))
+
+
+def length_arguments(scene_class: type[LessonScene], minutes: int) -> dict[str, Any]:
+    """``minutes=`` for a scene that shows the lesson's length; nothing for the others. A scene
+    shows the same length whatever the digit, so 0 measures it."""
+    return {"minutes": minutes} if scene_class.shows_length else {}
 
 
 def scene_seconds(scene_class: type[LessonScene], lesson: Lesson, **kwargs: Any) -> float:
@@ -32,16 +43,9 @@ def scene_seconds(scene_class: type[LessonScene], lesson: Lesson, **kwargs: Any)
 
 @cache
 def lesson_minutes(lesson: Lesson) -> int:
-    """The whole video's length in whole minutes (at least one), summed over ``scenes.SCENES``.
-
-    A scene that shows this very number (the title) is measured with a placeholder of 0 minutes:
-    its length does not depend on the digit it shows.
-    """
+    """The whole video's length in whole minutes, summed over ``scenes.SCENES`` (silent)."""
     from scenes import SCENES  # here, not at the top: the title scene imports this module
 
-    seconds = 0.0
-    for scene_class in SCENES:
-        takes_minutes = "minutes" in inspect.signature(scene_class.__init__).parameters
-        kwargs = {"minutes": 0} if takes_minutes else {}
-        seconds += scene_seconds(scene_class, lesson, **kwargs)
-    return max(1, int(seconds / 60 + 0.5))
+    return minutes_of(
+        sum(scene_seconds(scene, lesson, **length_arguments(scene, 0)) for scene in SCENES)
+    )

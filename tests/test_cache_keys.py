@@ -19,10 +19,10 @@ import pytest
 from attention_core import Lesson, Words, default_lesson, load_lesson
 from attention_core.reads import ALL, Path
 from publish.render.cache import LESSON_WIDE, clip_key, source_digest
-from publish.render.selection import takes_minutes
 from scenes import SCENES, LessonScene, Step3Score
 from scenes.helpers import text
 from scenes.probe import Probe, run_dry
+from scenes.timing import length_arguments
 
 from .test_render import ROOT
 
@@ -32,7 +32,7 @@ GREEK = load_lesson(ROOT / "lessons" / "greek.toml")
 
 def dry(scene: type[LessonScene], lesson: Lesson) -> Probe:
     """The scene's dry run; the title with the minutes a render gives it."""
-    return run_dry(scene, lesson, **({"minutes": 5} if takes_minutes(scene) else {}))
+    return run_dry(scene, lesson, **length_arguments(scene, 5))
 
 
 def leaves(node: Any, path: Path = ()) -> Iterator[Path]:

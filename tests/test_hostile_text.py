@@ -15,9 +15,9 @@ from manim import Text, tempconfig
 from attention_core import load_lesson
 from publish.media.captions import parse_srt
 from publish.presets import QUALITIES
-from publish.render.preview import minutes_kwargs
 from scenes import SCENES, LessonScene
 from scenes.probe import record
+from scenes.timing import length_arguments
 
 ROOT = Path(__file__).parent.parent
 HOSTILE = ROOT / "tests" / "data" / "hostile.toml"
@@ -47,7 +47,7 @@ def built_texts(scene_class: type[LessonScene]) -> Iterator[Text]:
     settings = {"dry_run": True, "disable_caching": True, "verbosity": "WARNING"}
     with tempconfig({**settings, "progress_bar": "none", "quality": "low_quality"}):
         # The title's length in minutes is given, not measured by dry-running every step.
-        scene = scene_class(lesson=LESSON, skip_animations=True, **minutes_kwargs(scene_class, 1))
+        scene = scene_class(lesson=LESSON, skip_animations=True, **length_arguments(scene_class, 1))
 
         def collect() -> None:
             for mob in scene.mobjects:

@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from attention_core import LIMITS, LessonError, parse_lesson
-from publish.render.preview import minutes_kwargs
 from scenes import SCENES, LessonScene
 from scenes.probe import run_dry
+from scenes.timing import length_arguments
 
 from .lessons import lesson_data
 from .scene_checks import layout_problems, stray_numbers
@@ -64,7 +64,7 @@ def test_random_lessons_show_right_numbers_in_a_clean_layout(
         lesson = parse_lesson(data)
     except LessonError:
         assume(False)  # wide numbers can push a score past its limit; such files are refused
-    probe = run_dry(scene, lesson, **minutes_kwargs(scene, MINUTES))
+    probe = run_dry(scene, lesson, **length_arguments(scene, MINUTES))
     stray = stray_numbers(probe, lesson)
     assert not stray, f"{scene.__name__} shows numbers the maths never made: {stray}"
     assert not layout_problems(probe), "\n".join(layout_problems(probe))

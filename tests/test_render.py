@@ -32,11 +32,12 @@ from publish.media.manifest import Chapter, ClipEntry, FileRef, FullEntry
 from publish.presets import FULL_NAME, QUALITIES
 from publish.render import preview, toolchain, tools
 from publish.render.cache import Records, clip_key, package_files, source_digest
-from publish.render.pipeline import Options, minutes_of, publish
+from publish.render.pipeline import Options, publish
 from publish.render.pool import longest_first
 from publish.render.progress import PlainDisplay, RichDisplay, Row, SummaryRow
 from publish.render.selection import SelectionError, select
 from scenes import SCENES
+from scenes.timing import minutes_of
 
 from .conftest import Rendered, cli
 from .scene_checks import allowed_numbers

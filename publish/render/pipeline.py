@@ -28,7 +28,7 @@ from publish.render import toolchain, worker
 from publish.render.cache import Cached, KeyOf, Records, clip_key, full_key, source_digest
 from publish.render.pool import event_queue, gather, longest_first, run_jobs, submit, worker_pool
 from publish.render.progress import Display, Row, SummaryRow
-from publish.render.selection import takes_minutes
+from scenes.timing import length_arguments, minutes_of
 
 if TYPE_CHECKING:
     from scenes import LessonScene
@@ -38,7 +38,6 @@ __all__ = [
     "Options",
     "dry_job",
     "earlier_lengths",
-    "minutes_of",
     "publish",
     "terminate_on_sigterm",
 ]
@@ -216,7 +215,7 @@ def _find_cached(
         found = None
         if scene not in forced:
             found = run.records.clip(run.file(scene).name, run.key_of(scene))
-        if found is not None and takes_minutes(scene):
+        if found is not None and scene.shows_length:
             run.titles[scene] = found
         elif found is not None:
             run.clips[scene] = found.entry
@@ -243,11 +242,6 @@ def _take_titles(run: _Run, minutes: int) -> list[type[LessonScene]]:
     for scene in current:
         run.clips[scene] = run.titles[scene].entry
     return current
-
-
-def minutes_of(seconds: float) -> int:
-    """The lesson's length in whole minutes, as ``scenes.timing.lesson_minutes`` rounds it."""
-    return max(1, int(seconds / 60 + 0.5))
 
 
 def _plan(
@@ -288,7 +282,7 @@ def _render_all(
     cached nor rendered now, from a dry run. The title's own length comes from a dry run of it
     (its length does not depend on the minutes it shows), which also fills its TeX cache.
     """
-    titles = [scene for scene in todo if takes_minutes(scene)]
+    titles = [scene for scene in todo if scene.shows_length]
     others = [scene for scene in todo if scene not in titles]
     to_measure = [
         s
@@ -365,7 +359,7 @@ def dry_job(
 ) -> worker.DryJob:
     """A dry run of ``scene`` in its work folder; the title with ``minutes`` (0 to measure it,
     as ``scenes.timing`` does: its length does not depend on them)."""
-    kwargs = (("minutes", minutes),) if takes_minutes(scene) else ()
+    kwargs = tuple(length_arguments(scene, minutes).items())
     return worker.DryJob(
         worker.scene_path(scene), lesson, options.scene_work(scene), kwargs, options.narrator
     )
@@ -373,7 +367,7 @@ def dry_job(
 
 def _job(run: _Run, scene: type[LessonScene], minutes: int | None) -> worker.ClipJob:
     options = run.options
-    kwargs = (("minutes", minutes),) if minutes is not None and takes_minutes(scene) else ()
+    kwargs = () if minutes is None else tuple(length_arguments(scene, minutes).items())
     return worker.ClipJob(
         scene=worker.scene_path(scene),
         lesson=run.lesson,
@@ -471,7 +465,7 @@ def _finish_clip(run: _Run, scene: type[LessonScene], result: worker.ClipResult)
         numbers=result.numbers,
     )
     reads = sorted({*result.reads, ("words", f"{scene.slug}.heading.title")}, key=str)
-    kwargs = (("minutes", run.minutes),) if takes_minutes(scene) else ()
+    kwargs = (("minutes", run.minutes),) if scene.shows_length else ()
     run.records.save(run.key_of(scene)(reads, kwargs), entry, reads, kwargs)
     shutil.rmtree(result.video.parent, ignore_errors=True)
     return entry

@@ -12,7 +12,6 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from publish.render import worker
-from publish.render.selection import takes_minutes
 
 if TYPE_CHECKING:
     from scenes import LessonScene
@@ -77,7 +76,7 @@ def longest_first(
 ) -> list[type[LessonScene]]:
     """``scenes`` longest first (in lesson order where ``lengths`` has none), the title last:
     it is the shortest, and waits for the others' lengths anyway."""
-    return sorted(scenes, key=lambda s: (takes_minutes(s), -lengths.get(s, 0.0), s.step))
+    return sorted(scenes, key=lambda s: (s.shows_length, -lengths.get(s, 0.0), s.step))
 
 
 def submit(

@@ -15,17 +15,17 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 from attention_core import Lesson
 from publish.presets import clip_name
 from publish.render import worker
-from publish.render.pipeline import Options, dry_job, earlier_lengths, minutes_of
+from publish.render.pipeline import Options, dry_job, earlier_lengths
 from publish.render.pool import longest_first, run_jobs, worker_pool
-from publish.render.selection import takes_minutes
 from publish.render.worker import ClipFailed
+from scenes.timing import length_arguments, minutes_of
 
 if TYPE_CHECKING:
     from publish.narration.voices import Narrator
     from scenes import LessonScene
     from scenes.probe import Probe
 
-__all__ = ["dry_media", "dry_run", "lesson_minutes", "list_scenes", "measure", "minutes_kwargs"]
+__all__ = ["dry_media", "dry_run", "lesson_minutes", "list_scenes", "measure"]
 
 
 @contextmanager
@@ -37,11 +37,6 @@ def dry_media(folder: Path) -> Iterator[None]:
 
     with work_folder(folder), tempconfig({"media_dir": str(folder)}):
         yield
-
-
-def minutes_kwargs(scene: type[LessonScene], minutes: int) -> dict[str, Any]:
-    """``minutes=`` for the scene that shows the lesson's length; nothing for the others."""
-    return {"minutes": minutes} if takes_minutes(scene) else {}
 
 
 def measure(
@@ -68,7 +63,7 @@ def _arguments(
     scene: type[LessonScene], lesson: Lesson, minutes: int, narrator: Narrator | None
 ) -> dict[str, Any]:
     """The scene's arguments for a dry run: the title's minutes, the narration if narrated."""
-    kwargs = minutes_kwargs(scene, minutes)
+    kwargs = length_arguments(scene, minutes)
     if narrator is not None:
         from publish.narration.narrate import Speaking
 
@@ -115,7 +110,7 @@ def dry_run(
     """
     from scenes import SCENES
 
-    constructed = list(SCENES) if any(map(takes_minutes, chosen)) else list(chosen)
+    constructed = list(SCENES) if any(scene.shows_length for scene in chosen) else list(chosen)
     if options.jobs > 1 and len(constructed) > 1:
         probes = _probes_in_workers(lesson, chosen, constructed, options)
     else:
@@ -142,7 +137,7 @@ def _probes_here(
 ) -> dict[type[LessonScene], Probe]:
     from scenes.probe import run_dry
 
-    titled = any(map(takes_minutes, chosen))
+    titled = any(scene.shows_length for scene in chosen)
     minutes = lesson_minutes(lesson, work, narrator) if titled else 0
     probes = {}
     for scene in chosen:
@@ -168,7 +163,7 @@ def _probes_in_workers(
     with worker_pool(None, min(options.jobs, len(order))) as executor:
         jobs = {scene: dry_job(lesson, options, scene, guess) for scene in order}
         probes = run_jobs(executor, worker.dry_run, jobs, _failed)
-        titles = [scene for scene in chosen if takes_minutes(scene)]
+        titles = [scene for scene in chosen if scene.shows_length]
         if titles:
             minutes = minutes_of(sum(probes[scene].seconds for scene in SCENES))
             if minutes != guess:

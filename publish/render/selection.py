@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -11,7 +10,7 @@ from publish.presets import clip_name
 if TYPE_CHECKING:
     from scenes import LessonScene
 
-__all__ = ["SelectionError", "select", "takes_minutes"]
+__all__ = ["SelectionError", "select"]
 
 
 class SelectionError(ValueError):
@@ -40,8 +39,3 @@ def select(scenes: Sequence[type[LessonScene]], wanted: Sequence[str]) -> list[t
             raise SelectionError(f"--scene {name!r}: no such scene; choose from {choices}")
         chosen.update(matches)
     return [s for s in scenes if s in chosen]
-
-
-def takes_minutes(scene: type[LessonScene]) -> bool:
-    """Whether the scene shows the lesson's length and so wants ``minutes=``."""
-    return "minutes" in inspect.signature(scene.__init__).parameters
