@@ -41,6 +41,8 @@ class Row:
     of: Token
     """The token itself: its text is read from it when shown (so only then recorded)."""
     key: str
+    key_entries: tuple[str, ...]
+    """The key's entries, each in its cell: ``2``, ``0``."""
     factors: tuple[str, ...]
     """Each entry of q ⊙ k as a term of the sum: ``4``, ``(-1)``."""
     products: str
@@ -153,6 +155,11 @@ class Worked:
         return fmt.vector(self.lesson.query)
 
     @cached_property
+    def query_entries(self) -> tuple[str, ...]:
+        """The query's entries, each in its cell: ``2``, ``0``."""
+        return tuple(fmt.number(x) for x in self.lesson.query)
+
+    @cached_property
     def d_k(self) -> str:
         return fmt.number(self.lesson.d_k)
 
@@ -252,6 +259,7 @@ def _run(lesson: Lesson) -> Run:
         Row(
             of=token,
             key=fmt.vector(token.key),
+            key_entries=tuple(fmt.number(x) for x in token.key),
             factors=tuple(fmt.factor(p) for p in a.products[i]),
             products=_products(a, i),
             dot=fmt.number(a.dots[i]),

@@ -91,12 +91,14 @@ class Step3Score(LessonScene):
 
     def lay_out_query(self) -> None:
         """The query unfolds into cells where the dot products will be worked out."""
-        a = self.attention
-        width = max(WORK_CELL_HEIGHT, cell_width(a.query, *a.keys, size=style.WORKING_SIZE))
+        a, w = self.attention, self.worked
+        keys = (r.key_entries for r in w.before.rows)
+        width = max(WORK_CELL_HEIGHT, cell_width(w.query_entries, *keys, size=style.WORKING_SIZE))
         products = [p for row in self.worked.before.rows for p in row.factors]
         self.query = VectorCells(
             a.query,
             style.QUERY,
+            texts=w.query_entries,
             width=width,
             height=WORK_CELL_HEIGHT,
             gap=column_gap(width, products, size=style.WORKING_SIZE),

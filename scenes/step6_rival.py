@@ -141,7 +141,9 @@ class Step6Rival(LessonScene):
         )
         name = text(rival.text, size=style.BODY_SIZE, colour=style.RIVAL)
         name.shift(UP * (baseline(tag) - baseline(name)))
-        self.rival_key = VectorCells(rival.key, style.KEY, peak=self.peak)
+        self.rival_key = VectorCells(
+            rival.key, style.KEY, texts=self.worked.rival.key_entries, peak=self.peak
+        )
         key = VGroup(math("k =", colour=style.KEY), self.rival_key).arrange(RIGHT, buff=0.2)
         # The score is worked out in the next beat; its place on this line is kept for it.
         self.score_tag = VGroup(
@@ -161,12 +163,14 @@ class Step6Rival(LessonScene):
         """q · k for the rival, as in step 3 and with the same working: pairs of cells, their
         products, the sum, then ÷ √dₖ. The output steps aside for it and comes back after."""
         a = self.after
-        row = len(self.lesson.tokens)  # the rival is the last token of with_rival(lesson)
-        width = max(CELL_HEIGHT, cell_width(a.query, a.keys[row], size=style.WORKING_SIZE))
+        w = self.worked
+        entries = (w.query_entries, w.rival.key_entries)
+        width = max(CELL_HEIGHT, cell_width(*entries, size=style.WORKING_SIZE))
         products = list(self.worked.rival.factors)
         self.query = VectorCells(
             a.query,
             style.QUERY,
+            texts=w.query_entries,
             width=width,
             gap=column_gap(width, products, size=style.WORKING_SIZE),
             peak=self.peak,
@@ -333,7 +337,9 @@ class Step6Rival(LessonScene):
 
     def lesson_query_source(self) -> VectorCells:
         """The query as step 3 showed it, unfolding into the working's cells."""
-        return VectorCells(self.lesson.query, style.QUERY, peak=self.peak).move_to([0, WORK_TOP, 0])
+        return VectorCells(
+            self.lesson.query, style.QUERY, texts=self.worked.query_entries, peak=self.peak
+        ).move_to([0, WORK_TOP, 0])
 
     @property
     def peak(self) -> float:

@@ -91,6 +91,7 @@ class DotProduct(VGroup):
         self.key = VectorCells(
             row.of.key,
             style.KEY,
+            texts=row.key_entries,
             width=query.cell_width,
             height=query.cell_height,
             gap=query.gap,

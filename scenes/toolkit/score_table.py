@@ -39,7 +39,7 @@ class ScoreTable(VGroup):
         key_right = number_left - COLUMN_GAP
         room = key_right - (LEFT_X + TOKEN_MIN_WIDTH + COLUMN_GAP)
         cell_height = min(CELL_HEIGHT, self.row_height * 0.82)
-        width = cell_width(*a.keys) * cell_height / CELL_HEIGHT
+        width = cell_width(*(r.key_entries for r in rows)) * cell_height / CELL_HEIGHT
         pitch = min(width + CELL_GAP, room / a.d_k)
         self.cell_width = pitch - CELL_GAP
         key_width = pitch * a.d_k - CELL_GAP
@@ -64,7 +64,12 @@ class ScoreTable(VGroup):
         for i, name in enumerate(self.names):
             y = self.row_y(i)
             key = VectorCells(
-                a.keys[i], style.KEY, width=self.cell_width, height=cell_height, peak=peak
+                a.keys[i],
+                style.KEY,
+                texts=rows[i].key_entries,
+                width=self.cell_width,
+                height=cell_height,
+                peak=peak,
             )
             key.move_to([self.key_left, y, 0], aligned_edge=LEFT)
             self.keys.append(key)
