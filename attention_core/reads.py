@@ -23,7 +23,7 @@ from typing import Any, TypeVar, cast
 from .lesson import Lesson
 from .words import Words
 
-__all__ = ["ALL", "Path", "Reads", "traced", "untraced", "value_at", "values_of"]
+__all__ = ["ALL", "Path", "Reads", "is_traced", "traced", "untraced", "value_at", "values_of"]
 
 Path = tuple[str | int, ...]
 """A field of the lesson: attribute names, tuple indices, words entry names."""
@@ -196,3 +196,8 @@ def _whole(node: Any) -> Any:
     if isinstance(node, tuple):
         return [_whole(item) for item in node]
     return node
+
+
+def is_traced(lesson: Lesson) -> bool:
+    """Whether ``lesson`` records what is read through it (asking reads nothing)."""
+    return object.__getattribute__(lesson, "__dict__").get("_reads") is not None

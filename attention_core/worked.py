@@ -1,20 +1,35 @@
 """The worked lesson: derived once, every number it shows held as the string it is shown as.
 
 :func:`worked` runs the maths once per lesson (``attend`` on the lesson and on the lesson with
-its rival) and formats each quantity once, through :mod:`attention_core.formatting`. The handout,
-``--check-lesson`` and the manifest read these strings instead of deriving and formatting their
-own, so they cannot disagree with each other, nor with the video.
+its rival) and formats each quantity once, through :mod:`attention_core.formatting`. The scenes,
+the handout, ``--check-lesson`` and the manifest read these strings instead of deriving and
+formatting their own, so they cannot disagree with each other, nor with the video.
+
+Each part is worked out when first read, through the lesson it was given: a scene reading its
+lesson traced (:mod:`attention_core.reads`) records the fields behind exactly the parts it shows,
+so its clip's key covers those and no more (step 3 shows no quiz, so the quiz is not in its key).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 
 from . import formatting as fmt
-from .lesson import Lesson
-from .maths import Attention, QuizAnswer, RivalOutcome, attend, compare_rival, quiz_answer
+from .lesson import Lesson, Token
+from .maths import (
+    BUDGET,
+    PULL_PER_SCORE_POINT,
+    SCORE_STEP,
+    Attention,
+    QuizAnswer,
+    RivalOutcome,
+    attend,
+    compare_rival,
+    quiz_answer,
+)
 from .maths import with_rival as add_rival
+from .reads import is_traced
 
 __all__ = ["Quiz", "Row", "Run", "Worked", "worked"]
 
@@ -23,8 +38,13 @@ __all__ = ["Quiz", "Row", "Run", "Worked", "worked"]
 class Row:
     """One token's line of the worked maths, each number as shown."""
 
-    token: str
+    of: Token
+    """The token itself: its text is read from it when shown (so only then recorded)."""
     key: str
+    key_entries: tuple[str, ...]
+    """The key's entries, each in its cell: ``2``, ``0``."""
+    factors: tuple[str, ...]
+    """Each entry of q ⊙ k as a term of the sum: ``4``, ``(-1)``."""
     products: str
     """The dot product written out, as the score scene writes it:
     ``2×2 + 0×0 + 1×1 + 1×1 = 4 + 0 + 1 + 1``."""
@@ -36,9 +56,20 @@ class Row:
     """Its share of the budget: ``84.4%``."""
     weight: str
     """The same share as a multiplier: ``0.844``."""
+    short_weight: str
+    """The same in the overview's compact form: ``.84``."""
     value: str
+    values: tuple[str, ...]
+    """The value vector's entries: ``1``, ``0``."""
     scaled: str
     """Its value vector scaled by its weight: ``[0.84, 0.00, 0.00]``."""
+    scaled_entries: tuple[str, ...]
+    """The same, entry by entry: ``0.84``."""
+
+    @property
+    def token(self) -> str:
+        """The token's text."""
+        return self.of.text
 
 
 @dataclass(frozen=True)
@@ -47,12 +78,19 @@ class Run:
 
     attention: Attention
     rows: tuple[Row, ...]
+    scores: str
+    """The scores as a vector: ``[3, 1, 0]``."""
+    short_weights: str
+    """The weights in the overview's compact form: ``[.84, .11, .04]``."""
     total: str
     """The pulls added up: ``23.80``."""
     output: str
     """The blended output: ``[0.84, 0.11, 0.00]``."""
     entries: tuple[str, ...]
     """The output's entries, one per answer: ``0.84``."""
+    leaning: tuple[int, ...]
+    """The answers the output leans to as the viewer reads it: the top entry's, then any other
+    entry shown the same (a tie), highest first (as step 5 names them)."""
 
 
 @dataclass(frozen=True)
@@ -74,9 +112,21 @@ class Quiz:
     """e^gap, to one place: ``20.1``."""
     count: str
     """e^gap rounded to whole fillers: ``20``."""
-    bonus_filler: str
-    bonus_gap: str
-    bonus_count: str
+
+    # The bonus question's numbers are formatted when read: only the answer shows them, so
+    # only the answer's clip is keyed on the bonus filler's score.
+
+    @property
+    def bonus_filler(self) -> str:
+        return fmt.number(self.numbers.bonus_filler_score)
+
+    @property
+    def bonus_gap(self) -> str:
+        return fmt.number(self.numbers.bonus_gap)
+
+    @property
+    def bonus_count(self) -> str:
+        return fmt.rounded(self.numbers.bonus_fillers_needed)
 
     @staticmethod
     def letter_of(option: int) -> str:
@@ -84,34 +134,106 @@ class Quiz:
         return chr(ord("A") + option)
 
 
-@dataclass(frozen=True)
 class Worked:
-    """The lesson worked out by hand: every number more than one place shows, as shown."""
+    """The lesson worked out by hand: every number more than one place shows, as shown.
 
-    lesson: Lesson
-    query: str
-    d_k: str
-    root_d_k: str
-    before: Run
-    """The lesson's own tokens."""
-    after: Run
-    """The same with the rival added last."""
-    outcome: RivalOutcome
-    verdict: str
-    """What the rival does to the answer, in the lesson's words (the video's sentence)."""
-    quiz: Quiz
-    code: tuple[str, ...]
-    """The "check it in code" snippet, ending with what ``torch`` prints."""
+    Each part is derived from ``lesson`` when first read, and kept.
+    """
+
+    budget = fmt.budget(BUDGET)
+    """The whole budget: ``100%``."""
+    score_step = fmt.number(SCORE_STEP)
+    """The score step the softmax rule speaks of: ``1``."""
+    factor = fmt.pull(PULL_PER_SCORE_POINT)
+    """What one score point multiplies a pull by: ``2.72``."""
+
+    def __init__(self, lesson: Lesson) -> None:
+        self.lesson = lesson
+
+    @cached_property
+    def query(self) -> str:
+        return fmt.vector(self.lesson.query)
+
+    @cached_property
+    def query_entries(self) -> tuple[str, ...]:
+        """The query's entries, each in its cell: ``2``, ``0``."""
+        return tuple(fmt.number(x) for x in self.lesson.query)
+
+    @cached_property
+    def d_k(self) -> str:
+        return fmt.number(self.lesson.d_k)
+
+    @cached_property
+    def root_d_k(self) -> str:
+        return fmt.number(self.before.attention.root_d_k)
+
+    @cached_property
+    def before(self) -> Run:
+        """The lesson's own tokens."""
+        return _run(self.lesson)
+
+    @cached_property
+    def after(self) -> Run:
+        """The same with the rival added last."""
+        return _run(add_rival(self.lesson))
 
     @property
     def rival(self) -> Row:
         """The rival's row, scored as the others."""
         return self.after.rows[-1]
 
+    @cached_property
+    def outcome(self) -> RivalOutcome:
+        return compare_rival(self.before.attention, self.after.attention)
 
-@cache
+    @cached_property
+    def left(self) -> str:
+        """What is left of the top token's share once the rival joins, as step 6's headline
+        rounds it: ``43%``."""
+        return fmt.percent(self.after.attention.weights[self.outcome.top_token])
+
+    @cached_property
+    def verdict(self) -> str:
+        """What the rival does to the answer, in the lesson's words (the video's sentence)."""
+        o, lesson, before, after = self.outcome, self.lesson, self.before, self.after
+        leader = lesson.answers[o.leader]
+        if o.challenger is None:  # one answer: only how far it moves
+            return lesson.words.say(
+                "rival.line.drops" if o.kind == "dents" else "rival.line.goes",
+                leader=leader,
+                before=before.entries[o.leader],
+                after=after.entries[o.leader],
+            )
+        return lesson.words.say(
+            f"rival.line.{o.kind}",
+            leader=leader,
+            other=lesson.answers[o.challenger],
+            lead=after.entries[o.leader],
+            best=after.entries[o.challenger],
+        )
+
+    @cached_property
+    def rule(self) -> str:
+        """The softmax's rule of thumb, in the lesson's words."""
+        return self.lesson.words.say("softmax.line.rule", step=self.score_step, factor=self.factor)
+
+    @cached_property
+    def quiz(self) -> Quiz:
+        return _quiz(self.lesson, quiz_answer(self.lesson))
+
+    @cached_property
+    def code(self) -> tuple[str, ...]:
+        """The "check it in code" snippet, ending with what ``torch`` prints."""
+        a = self.before.attention
+        return fmt.torch_check(a.scores, a.dots, a.d_k)
+
+
 def worked(lesson: Lesson) -> Worked:
-    """Work ``lesson`` out once (per process: the result is kept) and format every number.
+    """``lesson`` worked out, every number formatted once.
+
+    A plain lesson's is kept for the process. A traced lesson (a scene recording what it
+    reads) gets its own, never kept nor shared: its parts are derived through it when read,
+    so every field behind a number the scene shows is recorded in that scene's reads.
 
     Parameters
     ----------
@@ -123,42 +245,49 @@ def worked(lesson: Lesson) -> Worked:
     Worked
         The numbers and their display strings.
     """
-    before_numbers = attend(lesson)
-    after_numbers = attend(add_rival(lesson))
-    before, after = _run(lesson, before_numbers), _run(add_rival(lesson), after_numbers)
-    outcome = compare_rival(before_numbers, after_numbers)
-    return Worked(
-        lesson=lesson,
-        query=fmt.vector(lesson.query),
-        d_k=fmt.number(lesson.d_k),
-        root_d_k=fmt.number(before_numbers.root_d_k),
-        before=before,
-        after=after,
-        outcome=outcome,
-        verdict=_verdict(lesson, outcome, before, after),
-        quiz=_quiz(lesson, quiz_answer(lesson)),
-        code=fmt.torch_check(before_numbers.scores, before_numbers.dots, lesson.d_k),
-    )
+    return Worked(lesson) if is_traced(lesson) else _kept(lesson)
 
 
-def _run(lesson: Lesson, a: Attention) -> Run:
+@cache
+def _kept(lesson: Lesson) -> Worked:
+    return Worked(lesson)
+
+
+def _run(lesson: Lesson) -> Run:
+    a = attend(lesson)
     rows = tuple(
         Row(
-            token=token.text,
+            of=token,
             key=fmt.vector(token.key),
+            key_entries=tuple(fmt.number(x) for x in token.key),
+            factors=tuple(fmt.factor(p) for p in a.products[i]),
             products=_products(a, i),
             dot=fmt.number(a.dots[i]),
             score=fmt.number(a.scores[i]),
             pull=fmt.pull(a.pulls[i]),
             share=fmt.share(a.weights[i]),
             weight=fmt.weight(a.weights[i]),
+            short_weight=fmt.short_weight(a.weights[i]),
             value=fmt.vector(a.values[i]),
+            values=tuple(fmt.number(v) for v in a.values[i]),
             scaled=fmt.output(a.weighted_values[i]),
+            scaled_entries=tuple(fmt.output_entry(x) for x in a.weighted_values[i]),
         )
         for i, token in enumerate(lesson.tokens)
     )
     entries = tuple(fmt.output_entry(x) for x in a.output)
-    return Run(a, rows, fmt.pull(a.total), fmt.output(a.output), entries)
+    order = sorted(range(len(entries)), key=lambda j: -a.output[j])  # stable: ties keep order
+    leaning = tuple(j for j in order if entries[j] == entries[a.winner])
+    return Run(
+        attention=a,
+        rows=rows,
+        scores=fmt.vector(a.scores),
+        short_weights=fmt.short_weights(a.weights),
+        total=fmt.pull(a.total),
+        output=fmt.output(a.output),
+        entries=entries,
+        leaning=leaning,
+    )
 
 
 def _products(a: Attention, row: int) -> str:
@@ -166,24 +295,6 @@ def _products(a: Attention, row: int) -> str:
         f"{fmt.factor(q)}×{fmt.factor(k)}" for q, k in zip(a.query, a.keys[row], strict=True)
     )
     return f"{pairs} = {' + '.join(fmt.factor(p) for p in a.products[row])}"
-
-
-def _verdict(lesson: Lesson, o: RivalOutcome, before: Run, after: Run) -> str:
-    leader = lesson.answers[o.leader]
-    if o.challenger is None:
-        return lesson.words.say(
-            "rival.line.goes",
-            leader=leader,
-            before=before.entries[o.leader],
-            after=after.entries[o.leader],
-        )
-    return lesson.words.say(
-        f"rival.line.{o.kind}",
-        leader=leader,
-        other=lesson.answers[o.challenger],
-        lead=after.entries[o.leader],
-        best=after.entries[o.challenger],
-    )
 
 
 def _quiz(lesson: Lesson, q: QuizAnswer) -> Quiz:
@@ -198,7 +309,4 @@ def _quiz(lesson: Lesson, q: QuizAnswer) -> Quiz:
         gap=fmt.number(q.gap),
         ratio=fmt.ratio(q.fillers_needed),
         count=fmt.rounded(q.fillers_needed),
-        bonus_filler=fmt.number(q.bonus_filler_score),
-        bonus_gap=fmt.number(q.bonus_gap),
-        bonus_count=fmt.rounded(q.bonus_fillers_needed),
     )

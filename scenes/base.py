@@ -8,8 +8,9 @@ from typing import Any, ClassVar
 
 from manim import DOWN, Animation, FadeIn, Scene
 
-from attention_core import Attention, Lesson, attend, default_lesson
+from attention_core import Attention, Lesson, default_lesson
 from attention_core import formatting as fmt
+from attention_core.worked import Worked, worked
 from scenes import style
 from scenes.beat import SILENT, BeatTiming, Caption, Narration, beat_id, hold
 from scenes.helpers import heading
@@ -36,9 +37,14 @@ class LessonScene(Scene):
     ) -> None:
         super().__init__(**kwargs)
         self.lesson = lesson if lesson is not None else default_lesson()
-        self.attention: Attention = attend(self.lesson)
+        self.worked: Worked = worked(self.lesson)
         self.narration = narration
         self.beats: list[BeatTiming] = []
+
+    @property
+    def attention(self) -> Attention:
+        """The lesson's attention, worked out once (:attr:`worked` holds it as shown)."""
+        return self.worked.before.attention
 
     @property
     def captions(self) -> list[str]:

@@ -132,8 +132,9 @@ class Step1Title(LessonScene):
             )
         )
         # Every token with the top share lights up: a tie is shown as a tie.
-        top = fmt.share(weights.max())
-        hardest = [c for c, w in zip(self.chips, weights, strict=True) if fmt.share(w) == top]
+        shares = [row.share for row in self.worked.before.rows]
+        top = shares[int(weights.argmax())]
+        hardest = [c for c, share in zip(self.chips, shares, strict=True) if share == top]
         with self.beat(self.caption("title.caption.look")):
             self.play(LaggedStart(*(GrowArrow(a) for a in arrows), lag_ratio=0.15))
             self.play(

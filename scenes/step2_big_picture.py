@@ -189,11 +189,9 @@ class Step2BigPicture(LessonScene):
         self.light(0, MOVE_PIECES[0], self.caption("big_picture.caption.score"))
 
     def light_normalise(self) -> None:
-        a = self.attention
+        run = self.worked.before
         caption = self.caption(
-            "big_picture.caption.normalise",
-            scores=fmt.vector(a.scores),
-            weights=fmt.short_weights(a.weights),
+            "big_picture.caption.normalise", scores=run.scores, weights=run.short_weights
         )
         self.light(1, MOVE_PIECES[1], caption)
 
@@ -264,13 +262,12 @@ class Step2BigPicture(LessonScene):
 
     def move_cards(self) -> list[VGroup]:
         """One card per move: frame, name, meaning, and the move in symbols."""
-        a = self.attention
         q_dot_k = math("q", r"\cdot", "k", r"\div", r"\sqrt{d_k}", size=GLYPH_SIZE)
         q_dot_k[0].set_color(style.QUERY)
         q_dot_k[2].set_color(style.KEY)
         mix = math(r"\textstyle\sum_i", "w_i", r"\cdot", "v_i", size=GLYPH_SIZE)
         mix[3].set_color(style.VALUE)
-        glyphs: list[VMobject] = [q_dot_k, self.mini_example(a.scores, a.weights), mix]
+        glyphs: list[VMobject] = [q_dot_k, self.mini_example(), mix]
         inner = CARD_WIDTH - 2 * CARD_PAD
         cards = []
         for number, (move, glyph) in enumerate(zip(MOVES, glyphs, strict=True), 1):
@@ -312,11 +309,12 @@ class Step2BigPicture(LessonScene):
             framed.append(VGroup(frame, title, words, glyph))
         return framed
 
-    def mini_example(self, scores, weights) -> VGroup:
+    def mini_example(self) -> VGroup:
         """Scores → weights, each entry in its token's colour, on one line if it fits."""
-        colours = [style.token_colour(i) for i in range(len(scores))]
-        before = vector_mob([fmt.number(s) for s in scores], style.TEXT, size=GLYPH_SIZE)
-        after = vector_mob([fmt.short_weight(w) for w in weights], style.TEXT, size=GLYPH_SIZE)
+        rows = self.worked.before.rows
+        colours = [style.token_colour(i) for i in range(len(rows))]
+        before = vector_mob([r.score for r in rows], style.TEXT, size=GLYPH_SIZE)
+        after = vector_mob([r.short_weight for r in rows], style.TEXT, size=GLYPH_SIZE)
         for vector in (before, after):
             for entry, colour in zip(vector.entries, colours, strict=True):
                 entry.set_color(colour)

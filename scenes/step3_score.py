@@ -16,7 +16,6 @@ from manim import (
 )
 
 from attention_core import SCALING_SECTION
-from attention_core import formatting as fmt
 from scenes import style
 from scenes.base import LessonScene
 from scenes.helpers import balanced_paragraph, fit, inline, math, text
@@ -47,7 +46,7 @@ class Step3Score(LessonScene):
     move = 1
 
     def construct(self) -> None:
-        self.table = ScoreTable(self.lesson, self.attention, key_heading=self.say("score.word.key"))
+        self.table = ScoreTable(self.worked, key_heading=self.say("score.word.key"))
         self.show_heading()
         self.lay_out_query()
         self.point_at_keys()
@@ -62,9 +61,9 @@ class Step3Score(LessonScene):
         """The heading comes in with the question, the query and the toy setup's caveat."""
         lesson = self.lesson
         question = text(lesson.question, size=style.BODY_SIZE)
-        self.query_text = figure(fmt.vector(lesson.query), colour=style.QUERY)
+        self.query_text = figure(self.worked.query, colour=style.QUERY)
         d_k = inline(
-            math(r"d_k =", colour=style.MUTED), figure(fmt.number(lesson.d_k), colour=style.MUTED)
+            math(r"d_k =", colour=style.MUTED), figure(self.worked.d_k, colour=style.MUTED)
         )
         query_line = inline(math("q =", colour=style.QUERY), self.query_text, d_k, buff=0.25)
         d_k.shift(RIGHT * 0.3)
@@ -75,7 +74,7 @@ class Step3Score(LessonScene):
         fit(line, WIDTH, QUESTION_HEIGHT)
         line.shift([LEFT_X - line.get_left()[0], QUESTION_TOP - line.get_top()[1], 0])
         self.caveat = balanced_paragraph(
-            self.say("score.line.caveat", d_k=fmt.number(lesson.d_k)),
+            self.say("score.line.caveat", d_k=self.worked.d_k),
             WIDTH,
             colour=style.MUTED,
         )
@@ -92,12 +91,14 @@ class Step3Score(LessonScene):
 
     def lay_out_query(self) -> None:
         """The query unfolds into cells where the dot products will be worked out."""
-        a = self.attention
-        width = max(WORK_CELL_HEIGHT, cell_width(a.query, *a.keys, size=style.WORKING_SIZE))
-        products = [fmt.factor(p) for row in a.products for p in row]
+        a, w = self.attention, self.worked
+        keys = (r.key_entries for r in w.before.rows)
+        width = max(WORK_CELL_HEIGHT, cell_width(w.query_entries, *keys, size=style.WORKING_SIZE))
+        products = [p for row in self.worked.before.rows for p in row.factors]
         self.query = VectorCells(
             a.query,
             style.QUERY,
+            texts=w.query_entries,
             width=width,
             height=WORK_CELL_HEIGHT,
             gap=column_gap(width, products, size=style.WORKING_SIZE),
@@ -124,8 +125,8 @@ class Step3Score(LessonScene):
         caption = self.caption(
             "score.caption.query",
             question=self.lesson.question,
-            query=fmt.vector(a.query),
-            d_k=fmt.number(a.d_k),
+            query=self.worked.query,
+            d_k=self.worked.d_k,
         )
         with self.beat(caption):
             self.play(
@@ -142,15 +143,15 @@ class Step3Score(LessonScene):
 
     def dot_key(self, row: int, *, run_time: float) -> None:
         """q · k for one token, done to the vectors; the result travels into the table."""
-        a, table = self.attention, self.table
+        w, table = self.worked, self.table
         work = self.working(row)
         self.k_label.next_to(work.key, LEFT, buff=0.3).set_x(self.query.get_left()[0] - 0.45)
         caption = self.caption(
             "score.caption.dot",
             token=self.lesson.tokens[row].text,
-            dot=fmt.number(a.dots[row]),
-            root=fmt.number(a.root_d_k),
-            score=fmt.number(a.scores[row]),
+            dot=w.before.rows[row].dot,
+            root=w.root_d_k,
+            score=w.before.rows[row].score,
         )
         with self.beat(caption):
             if row == 0:
@@ -194,7 +195,9 @@ class Step3Score(LessonScene):
         return VGroup(*(self.working(row) for row in rows))
 
     def working(self, row: int) -> DotProduct:
-        return DotProduct(self.query, self.attention, row, width=RIGHT_X - WORK_LEFT)
+        return DotProduct(
+            self.query, self.worked, self.worked.before.rows[row], width=RIGHT_X - WORK_LEFT
+        )
 
     @property
     def peak(self) -> float:

@@ -29,7 +29,7 @@ from manim import (
     rate_functions,
 )
 
-from attention_core import BUDGET, PULL_PER_SCORE_POINT, SCORE_STEP
+from attention_core import SCORE_STEP
 from attention_core import formatting as fmt
 from scenes import style
 from scenes.base import LessonScene
@@ -104,7 +104,7 @@ class Step4Softmax(LessonScene):
         """The clip opens on step 3's table as it ended; the keys and the working leave, and
         the names and scores slide to where this step needs them as the heading comes in."""
         names = self.lay_out_scores()
-        before = ScoreTable(self.lesson, self.attention, key_heading=self.say("score.word.key"))
+        before = ScoreTable(self.worked, key_heading=self.say("score.word.key"))
         self.add(before)
         leaving = VGroup(
             *(before.headers[column] for column in ("key", "dot", "divisor")),
@@ -122,7 +122,7 @@ class Step4Softmax(LessonScene):
             width=BUDGET_WIDTH, height=BUDGET_HEIGHT, stroke_color=style.MUTED, stroke_width=2
         ).move_to([BUDGET_LEFT, BUDGET_Y, 0], aligned_edge=LEFT)
         self.budget_label = text(
-            fmt.budget(BUDGET), size=style.SMALL_SIZE, colour=style.MUTED, bold=True
+            self.worked.budget, size=style.SMALL_SIZE, colour=style.MUTED, bold=True
         )
         self.budget_label.next_to(self.budget_frame, UP, buff=0.12).align_to(
             self.budget_frame, RIGHT
@@ -135,7 +135,7 @@ class Step4Softmax(LessonScene):
         )
 
     def show_scores(self) -> None:
-        scores = self.listed([fmt.number(s) for s in self.attention.scores])
+        scores = self.listed([r.score for r in self.worked.before.rows])
         with self.beat(self.caption("softmax.caption.scores", scores=scores)):
             self.play(
                 LaggedStart(
@@ -179,40 +179,39 @@ class Step4Softmax(LessonScene):
         names = token_names(tokens, width=TOKEN_WIDTH, height=self.row_height * 0.95)
         for i, name in enumerate(names):
             y = self.row_y(i)
-            score = figure(fmt.number(self.attention.scores[i]), bold=True)
+            score = figure(self.worked.before.rows[i].score, bold=True)
             fit(score, SCORE_WIDTH, self.row_height * 0.8).move_to([SCORE_X, y, 0])
             level_with(name.move_to([TOKEN_LEFT, y, 0], aligned_edge=LEFT), score)
             self.score_mobs.append(score)
         return names
 
     def exponentiate_first(self) -> None:
-        a, token = self.attention, self.lesson.tokens[0]
+        token = self.lesson.tokens[0]
         self.bars: list[Rectangle] = []
         self.pull_mobs: list[DecimalNumber] = []
         caption = self.caption(
             "softmax.caption.pull_first",
             token=token.short,
-            score=fmt.number(a.scores[0]),
-            pull=fmt.pull(a.pulls[0]),
+            score=self.worked.before.rows[0].score,
+            pull=self.worked.before.rows[0].pull,
         )
         with self.beat(caption):
             self.play(FadeIn(self.headers["pull"], shift=DOWN * 0.1), run_time=style.FAST)
             self.grow_pulls([0], run_time=style.SLOW * 1.5)
 
     def exponentiate_rest(self) -> None:
-        a, tokens = self.attention, self.lesson.tokens
+        tokens = self.lesson.tokens
         rows = list(range(1, len(tokens)))
         said = self.said_of_the_rest(
             "softmax.caption.pull_each",
-            score=[fmt.number(s) for s in a.scores],
-            pull=[fmt.pull(p) for p in a.pulls],
+            score=[r.score for r in self.worked.before.rows],
+            pull=[r.pull for r in self.worked.before.rows],
         )
         with self.beat(self.caption("softmax.caption.pull_rest", pulls=said)):
             self.grow_pulls(rows, run_time=style.SLOW)
 
     def show_rule_of_thumb(self) -> None:
-        factor = fmt.pull(PULL_PER_SCORE_POINT)
-        rule = self.say("softmax.line.rule", step=fmt.number(SCORE_STEP), factor=factor)
+        factor, rule = self.worked.factor, self.worked.rule
         size = style.MATH_SIZE * 0.75
         label = text(
             self.say("softmax.word.rule"), size=style.SMALL_SIZE, colour=style.MUTED, bold=True
@@ -242,8 +241,8 @@ class Step4Softmax(LessonScene):
     def add_up_pulls(self) -> None:
         a = self.attention
         self.sum = SumLine(
-            [fmt.pull(p) for p in a.pulls],
-            fmt.pull(a.total),
+            [r.pull for r in self.worked.before.rows],
+            self.worked.before.total,
             colours=[style.token_colour(i) for i in range(len(a.pulls))],
         )
         total = text(self.say("softmax.word.total"), size=style.BODY_SIZE)
@@ -260,7 +259,7 @@ class Step4Softmax(LessonScene):
             piece = self.bar(scale * width, BUDGET_HEIGHT, style.token_colour(i))
             self.line_up.add(piece.move_to([left, BUDGET_Y, 0], aligned_edge=LEFT))
             left += scale * width
-        with self.beat(self.caption("softmax.caption.total", total=fmt.pull(a.total))):
+        with self.beat(self.caption("softmax.caption.total", total=self.worked.before.total)):
             self.play(
                 Write(total),
                 Write(is_),
@@ -283,24 +282,24 @@ class Step4Softmax(LessonScene):
             self.play(Indicate(self.sum.total, color=style.QUERY))
 
     def divide_first(self) -> None:
-        a, token = self.attention, self.lesson.tokens[0]
+        token = self.lesson.tokens[0]
         self.share_mobs: list[Mobject] = []
         caption = self.caption(
             "softmax.caption.divide_first",
             token=token.short,
-            pull=fmt.pull(a.pulls[0]),
-            total=fmt.pull(a.total),
-            share=fmt.share(a.weights[0]),
+            pull=self.worked.before.rows[0].pull,
+            total=self.worked.before.total,
+            share=self.worked.before.rows[0].share,
         )
         with self.beat(caption):
             self.play(FadeIn(self.headers["divide"]), FadeIn(self.headers["share"]))
             self.divide([0], run_time=style.NORMAL)
 
     def divide_rest(self) -> None:
-        a, tokens = self.attention, self.lesson.tokens
+        tokens = self.lesson.tokens
         rows = list(range(1, len(tokens)))
         said = self.said_of_the_rest(
-            "softmax.caption.divide_each", share=[fmt.share(w) for w in a.weights]
+            "softmax.caption.divide_each", share=[r.share for r in self.worked.before.rows]
         )
         with self.beat(self.caption("softmax.caption.divide_rest", shares=said)):
             self.divide(rows, run_time=style.NORMAL)
@@ -311,7 +310,7 @@ class Step4Softmax(LessonScene):
         slices = budget_bar(a.weights, colours, width=BUDGET_WIDTH, height=BUDGET_HEIGHT)
         slices.move_to([BUDGET_LEFT, BUDGET_Y, 0], aligned_edge=LEFT)
         whole = text(
-            self.say("softmax.line.slices", budget=fmt.budget(BUDGET)),
+            self.say("softmax.line.slices", budget=self.worked.budget),
             size=style.SMALL_SIZE,
             colour=style.MUTED,
             bold=True,
@@ -321,7 +320,9 @@ class Step4Softmax(LessonScene):
         top = max(range(len(tokens)), key=lambda i: a.weights[i])
         callout = text(
             self.say(
-                "softmax.line.callout", share=fmt.share(a.weights[top]), token=tokens[top].short
+                "softmax.line.callout",
+                share=self.worked.before.rows[top].share,
+                token=tokens[top].short,
             ),
             size=style.BODY_SIZE,
             colour=style.token_colour(top),
@@ -331,8 +332,8 @@ class Step4Softmax(LessonScene):
         fit(callout, BUDGET_WIDTH).move_to([BUDGET_LEFT, callout_y, 0], aligned_edge=LEFT)
         caption = self.caption(
             "softmax.caption.budget",
-            budget=fmt.budget(BUDGET),
-            share=fmt.share(a.weights[top]),
+            budget=self.worked.budget,
+            share=self.worked.before.rows[top].share,
             token=tokens[top].short,
         )
         with self.beat(caption):
@@ -377,7 +378,7 @@ class Step4Softmax(LessonScene):
             pull.next_to(bar, RIGHT, buff=0.12)
             self.bars.append(bar)
             self.pull_mobs.append(pull)
-            e_to_the_score = power("e", fmt.number(a.scores[i]), size=PULL_SIZE)
+            e_to_the_score = power("e", self.worked.before.rows[i].score, size=PULL_SIZE)
             fit(e_to_the_score, PULL_ROOM, self.row_height * 0.9)
             e_to_the_score.move_to(pull, aligned_edge=LEFT)
             powers.append(e_to_the_score)
@@ -449,9 +450,7 @@ class Step4Softmax(LessonScene):
         start = [x, self.row_y(low), 0]
         end = [x, self.row_y(high), 0]
         arc = CurvedArrow(start, end, angle=TAU / 3 if high < low else -TAU / 3, color=style.QUERY)
-        factor = text(
-            f"×{fmt.pull(PULL_PER_SCORE_POINT)}", size=style.SMALL_SIZE, colour=style.QUERY
-        )
+        factor = text(f"×{self.worked.factor}", size=style.SMALL_SIZE, colour=style.QUERY)
         factor.next_to(arc, RIGHT, buff=0.1)
         self.play(Create(arc), FadeIn(factor, shift=RIGHT * 0.1))
         self.play(
@@ -462,14 +461,15 @@ class Step4Softmax(LessonScene):
 
     def divide(self, rows: Sequence[int], *, run_time: float) -> None:
         """Each row's pull ÷ total: the total comes up from its line, the share appears."""
-        a = self.attention
         divisors, shares = VGroup(), VGroup()
         for i in rows:
             y = self.row_y(i)
-            divisor = figure(f"÷ {fmt.pull(a.total)} =", size=style.SMALL_SIZE, colour=style.MUTED)
+            divisor = figure(
+                f"÷ {self.worked.before.total} =", size=style.SMALL_SIZE, colour=style.MUTED
+            )
             fit(divisor, DIVIDE_WIDTH, self.row_height * 0.8)
             divisors.add(divisor.move_to([DIVIDE_LEFT, y, 0], aligned_edge=LEFT))
-            share = figure(fmt.share(a.weights[i]), size=style.SMALL_SIZE, bold=True)
+            share = figure(self.worked.before.rows[i].share, size=style.SMALL_SIZE, bold=True)
             fit(share, SHARE_WIDTH, self.row_height * 0.8)
             shares.add(share.move_to([SHARE_RIGHT, y, 0], aligned_edge=RIGHT))
             self.share_mobs.append(share)
@@ -491,11 +491,11 @@ class Step4Softmax(LessonScene):
     def budget_labels(self, slices: VGroup) -> tuple[VGroup, VGroup]:
         """Share and short name under each slice, pushed apart so that none overlap,
         each tied to its slice by a leader line (a sliver cannot hold a label)."""
-        a, tokens = self.attention, self.lesson.tokens
+        tokens = self.lesson.tokens
         labels = VGroup()
         for i, token in enumerate(tokens):
             share = figure(
-                fmt.share(a.weights[i]),
+                self.worked.before.rows[i].share,
                 size=style.SMALL_SIZE,
                 colour=style.token_colour(i),
                 bold=True,

@@ -25,7 +25,6 @@ from manim import (
     Write,
 )
 
-from attention_core import formatting as fmt
 from scenes import style
 from scenes.base import LessonScene
 from scenes.helpers import (
@@ -121,11 +120,11 @@ class Step5Mix(LessonScene):
         names = token_names(tokens, width=TOKEN_WIDTH, height=self.row_height * 0.95)
         for i, name in enumerate(names):
             y = self.row_y(i)
-            weight = figure(fmt.weight(a.weights[i]), size=ENTRY_SIZE, bold=True)
+            weight = figure(self.worked.before.rows[i].weight, size=ENTRY_SIZE, bold=True)
             fit(weight, WEIGHT_WIDTH, self.row_height * 0.8)
             weight.move_to([self.weight_x, self.entry_y(i), 0])
             level_with(name.move_to([self.token_left, y, 0], aligned_edge=LEFT), weight)
-            vector = self.grid_vector(a.values[i], [fmt.number(v) for v in a.values[i]], i)
+            vector = self.grid_vector(a.values[i], list(self.worked.before.rows[i].values), i)
             bars = VGroup(
                 *(
                     self.slot_bar(v, j, self.bar_y(i), style.VALUE)
@@ -140,7 +139,7 @@ class Step5Mix(LessonScene):
             )
 
     def show_weights_and_values(self) -> None:
-        weights = self.listed([fmt.weight(w) for w in self.attention.weights])
+        weights = self.listed([r.weight for r in self.worked.before.rows])
         with self.beat(self.caption("mix.caption.weights", weights=weights)):
             self.play(FadeIn(self.value_header), *(FadeIn(row["times"]) for row in self.rows))
             self.play(
@@ -197,21 +196,20 @@ class Step5Mix(LessonScene):
             )
 
     def scale_first(self) -> None:
-        a = self.attention
         caption = self.caption(
             "mix.caption.scale_first",
-            weight=fmt.weight(a.weights[0]),
-            value=fmt.vector(a.values[0]),
-            scaled=fmt.output(a.weighted_values[0]),
+            weight=self.worked.before.rows[0].weight,
+            value=self.worked.before.rows[0].value,
+            scaled=self.worked.before.rows[0].scaled,
         )
         with self.beat(caption):
             self.scale_rows([0], run_time=style.SLOW)
 
     def scale_rest(self) -> None:
-        a, tokens = self.attention, self.lesson.tokens
+        tokens = self.lesson.tokens
         rows = list(range(1, len(tokens)))
         weights = self.said_of_the_rest(
-            "mix.caption.scale_each", weight=[fmt.weight(w) for w in a.weights]
+            "mix.caption.scale_each", weight=[r.weight for r in self.worked.before.rows]
         )
         weighted = self.header("mix.word.weighted", colour=style.VALUE)
         weighted.move_to(self.value_header, aligned_edge=LEFT)
@@ -233,9 +231,7 @@ class Step5Mix(LessonScene):
         name.move_to([self.token_left, OUTPUT_Y, 0], aligned_edge=LEFT)
         total = math(r"\Sigma\, w_i v_i", size=ENTRY_SIZE, colour=style.MUTED)
         fit(total, WEIGHT_WIDTH).move_to([self.weight_x, OUTPUT_Y, 0])
-        self.output_mob = self.grid_vector(
-            a.output, [fmt.output_entry(x) for x in a.output], OUTPUT_Y
-        )
+        self.output_mob = self.grid_vector(a.output, list(self.worked.before.entries), OUTPUT_Y)
         stacks = self.stacks(OUTPUT_Y - self.bar_drop)
         moves = [
             TransformFromCopy(self.rows[i]["bars"][j], stacks[i][j])
@@ -250,7 +246,7 @@ class Step5Mix(LessonScene):
             for j in range(m)
         ]
         boxes = self.output_mob.boxes
-        with self.beat(self.caption("mix.caption.add_up", output=fmt.output(a.output))):
+        with self.beat(self.caption("mix.caption.add_up", output=self.worked.before.output)):
             self.play(FadeOut(self.note), Create(rule), FadeIn(name), FadeIn(total))
             self.play(*moves, *sums, FadeIn(boxes), run_time=style.SLOW)
             self.remove(*self.output_mob.entries, boxes)
@@ -268,10 +264,10 @@ class Step5Mix(LessonScene):
         )
 
     def read_by_answer(self) -> None:
-        a, answers = self.attention, self.lesson.answers
+        answers = self.lesson.answers
         out_line = inline(
             text(self.say("mix.word.output"), size=style.BODY_SIZE, colour=style.MUTED),
-            FigureVector([fmt.output_entry(x) for x in a.output], colour=style.VALUE),
+            FigureVector(list(self.worked.before.entries), colour=style.VALUE),
             buff=0.2,
         )
         fit(out_line, VECTOR_RIGHT - TOKEN_LEFT).move_to(
@@ -280,8 +276,8 @@ class Step5Mix(LessonScene):
         chart = self.output_chart()
         said = self.listed(
             [
-                self.say("mix.caption.read_each", answer=answer, value=fmt.output_entry(x))
-                for answer, x in zip(answers, a.output, strict=True)
+                self.say("mix.caption.read_each", answer=answer, value=entry)
+                for answer, entry in zip(answers, self.worked.before.entries, strict=True)
             ]
         )
         with self.beat(self.caption("mix.caption.read", values=said)):
@@ -331,7 +327,7 @@ class Step5Mix(LessonScene):
         for i in rows:
             row = self.rows[i]
             scaled = self.grid_vector(
-                a.weighted_values[i], [fmt.output_entry(x) for x in a.weighted_values[i]], i
+                a.weighted_values[i], list(self.worked.before.rows[i].scaled_entries), i
             )
             colour = style.token_colour(i)
             changes.append(ReplacementTransform(row["vector"], scaled))
@@ -402,7 +398,7 @@ class Step5Mix(LessonScene):
             )
             bar.move_to([zero, y, 0], aligned_edge=RIGHT if x < 0 else LEFT)
             chart["bars"].add(bar)
-            value = figure(fmt.output_entry(x), colour=style.VALUE)
+            value = figure(self.worked.before.entries[j], colour=style.VALUE)
             fit(value, 2.0, pitch * 0.8)
             value.next_to(track, RIGHT, buff=0.2)
             chart["values"].add(value)
@@ -413,11 +409,11 @@ class Step5Mix(LessonScene):
         """The closing line, worded from the output so that it never claims more than it shows."""
         a, answers = self.attention, self.lesson.answers
         win = a.winner
-        top = fmt.output_entry(a.output[win])
+        top = self.worked.before.entries[win]
         if len(answers) == 1:
             return self.say("mix.line.verdict_only", answer=answers[0], value=top)
         order = [int(j) for j in np.argsort(-a.output, kind="stable")]
-        tied = [answers[j] for j in order if fmt.output_entry(a.output[j]) == top]
+        tied = [answers[j] for j in self.worked.before.leaning]
         if len(tied) > 1:
             return self.say("mix.line.verdict_tie", answers=self.listed(tied), value=top)
         if a.output[win] <= 0:
@@ -444,8 +440,8 @@ class Step5Mix(LessonScene):
         self.unit = reach / self.biggest if self.biggest else 0.0
         self.bar_drop = min(0.27, self.row_height * 0.38)
         # One type size for every entry of every vector in the grid: the longest must fit a cell.
-        shown = {fmt.number(v) for v in a.values.flat}
-        shown |= {fmt.output_entry(x) for x in (*a.weighted_values.flat, *a.output)}
+        run = self.worked.before
+        shown = {x for r in run.rows for x in (*r.values, *r.scaled_entries)} | set(run.entries)
         longest = sorted(shown, key=lambda entry: (len(entry), entry))[-3:]  # deterministic
         widest = max(figure(entry, size=ENTRY_SIZE).width for entry in longest)
         self.entry_size = ENTRY_SIZE * min(1.0, (self.cell - SLOT_GAP - 0.2) / widest)

@@ -23,8 +23,8 @@ from manim import (
     Write,
 )
 
-from attention_core import Lesson, attend, quiz_answer, rival_outcome, with_rival
-from attention_core import formatting as fmt
+from attention_core import Lesson
+from attention_core.worked import worked
 from scenes import style
 from scenes.base import LessonScene
 from scenes.helpers import (
@@ -74,15 +74,13 @@ class Step6Rival(LessonScene):
     @classmethod
     def headline(cls, lesson: Lesson) -> str:
         """The headline carries its number: what is left of the top token's share."""
-        top = rival_outcome(lesson).top_token
-        share = attend(with_rival(lesson)).weights[top]
-        return lesson.words.say("rival.heading.title", share=fmt.percent(share))
+        return lesson.words.say("rival.heading.title", share=worked(lesson).left)
 
     def construct(self) -> None:
         self.before = self.attention
-        self.after = attend(with_rival(self.lesson))
-        self.outcome = rival_outcome(self.lesson)
-        self.quiz = quiz_answer(self.lesson)
+        self.after = self.worked.after.attention
+        self.outcome = self.worked.outcome
+        self.quiz = self.worked.quiz
         self.show_heading()
         self.show_before()
         self.rival_arrives()
@@ -95,16 +93,20 @@ class Step6Rival(LessonScene):
 
     def show_heading(self) -> None:
         """The heading comes in with the budget as step 4 left it and the output of step 5."""
-        a, lesson = self.before, self.lesson
+        a, w, lesson = self.before, self.worked, self.lesson
         colours = [style.token_colour(i) for i in range(len(lesson.tokens))]
         # A zero-width rival slice at the end lets this bar turn into the "after" bar.
         self.before_bar = self.bar([*a.weights, 0.0], [*colours, style.RIVAL], BEFORE_Y)
         before_tag = row_tag(self.say("rival.word.before"), BEFORE_Y)
         self.output_tag = row_tag(self.say("common.word.output"), OUTPUT_Y)
         self.output_columns = OutputColumns(
-            [a.output, self.after.output], lesson.answers, left=BAR_LEFT, right=RIGHT_X, y=OUTPUT_Y
+            [w.before.entries, w.after.entries],
+            lesson.answers,
+            left=BAR_LEFT,
+            right=RIGHT_X,
+            y=OUTPUT_Y,
         )
-        self.output_mob, self.answer_mobs = self.output_columns.build(a.output)
+        self.output_mob, self.answer_mobs = self.output_columns.build(w.before.entries)
         self.open_with_heading(
             self.caption("rival.caption.heading"),
             FadeIn(before_tag),
@@ -116,15 +118,17 @@ class Step6Rival(LessonScene):
         self.heading = self.heading_mob
 
     def show_before(self) -> None:
-        a, lesson = self.before, self.lesson
+        lesson = self.lesson
         top = self.outcome.top_token
         names = [t.short for t in lesson.tokens]
-        self.before_labels = share_labels(self.before_bar, a.weights, names)
+        self.before_labels = share_labels(
+            self.before_bar, [r.share for r in self.worked.before.rows], names
+        )
         caption = self.caption(
             "rival.caption.before",
             token=lesson.tokens[top].text,
-            share=fmt.share(a.weights[top]),
-            output=fmt.output(a.output),
+            share=self.worked.before.rows[top].share,
+            output=self.worked.before.output,
         )
         with self.beat(caption):
             self.play(LaggedStart(*(FadeIn(m) for m in self.before_labels if m), lag_ratio=0.2))
@@ -137,18 +141,20 @@ class Step6Rival(LessonScene):
         )
         name = text(rival.text, size=style.BODY_SIZE, colour=style.RIVAL)
         name.shift(UP * (baseline(tag) - baseline(name)))
-        self.rival_key = VectorCells(rival.key, style.KEY, peak=self.peak)
+        self.rival_key = VectorCells(
+            rival.key, style.KEY, texts=self.worked.rival.key_entries, peak=self.peak
+        )
         key = VGroup(math("k =", colour=style.KEY), self.rival_key).arrange(RIGHT, buff=0.2)
         # The score is worked out in the next beat; its place on this line is kept for it.
         self.score_tag = VGroup(
             text(self.say("rival.word.score"), size=style.SMALL_SIZE, colour=style.MUTED),
-            figure(fmt.number(self.quiz.rival_score), colour=style.RIVAL, bold=True),
+            figure(self.quiz.rival, colour=style.RIVAL, bold=True),
         ).arrange(RIGHT, buff=0.2)
         line = VGroup(tag, name, key, self.score_tag).arrange(RIGHT, buff=0.4)
         self.score_tag[0].shift(UP * (baseline(tag) - baseline(self.score_tag[0])))
         fit(line, WIDTH).move_to([LEFT_X + line.width / 2, RIVAL_Y, 0])
         with self.beat(
-            self.caption("rival.caption.arrives", token=rival.text, key=fmt.vector(rival.key))
+            self.caption("rival.caption.arrives", token=rival.text, key=self.worked.rival.key)
         ):
             self.play(FadeIn(VGroup(tag, name), shift=LEFT * 0.6))
             self.play(FadeIn(key, shift=UP * 0.2))
@@ -157,12 +163,14 @@ class Step6Rival(LessonScene):
         """q · k for the rival, as in step 3 and with the same working: pairs of cells, their
         products, the sum, then ÷ √dₖ. The output steps aside for it and comes back after."""
         a = self.after
-        row = len(self.lesson.tokens)  # the rival is the last token of with_rival(lesson)
-        width = max(CELL_HEIGHT, cell_width(a.query, a.keys[row], size=style.WORKING_SIZE))
-        products = [fmt.factor(p) for p in a.products[row]]
+        w = self.worked
+        entries = (w.query_entries, w.rival.key_entries)
+        width = max(CELL_HEIGHT, cell_width(*entries, size=style.WORKING_SIZE))
+        products = list(self.worked.rival.factors)
         self.query = VectorCells(
             a.query,
             style.QUERY,
+            texts=w.query_entries,
             width=width,
             gap=column_gap(width, products, size=style.WORKING_SIZE),
             peak=self.peak,
@@ -171,7 +179,7 @@ class Step6Rival(LessonScene):
         self.query.move_to([WORK_LEFT, WORK_TOP, 0], aligned_edge=UP + LEFT)
         comparison = text(self.score_comparison(), size=style.SMALL_SIZE, colour=style.MUTED)
         for _ in range(FITTING_ROUNDS):  # the gaps between lines do not shrink with the type
-            work = self.working(row)
+            work = self.working()
             comparison.next_to(work, DOWN, buff=0.3).align_to(self.query, LEFT)
             span = VGroup(self.query, work, comparison)
             factor = min(1.0, (WORK_TOP - FLOOR) / span.height, (RIGHT_X - WORK_LEFT) / span.width)
@@ -179,7 +187,7 @@ class Step6Rival(LessonScene):
                 break
             self.query.scale(factor * 0.98, about_point=self.query.get_corner(UP + LEFT))
             comparison.scale(factor * 0.98)
-        work = self.working(row)
+        work = self.working()
         comparison.next_to(work, DOWN, buff=0.3).align_to(self.query, LEFT)
         labels = VGroup(
             math("q", colour=style.QUERY).next_to(self.query, LEFT, buff=0.3),
@@ -188,8 +196,8 @@ class Step6Rival(LessonScene):
         output = VGroup(self.output_tag, self.output_mob, self.answer_mobs)
         caption = self.caption(
             "rival.caption.score",
-            dot=fmt.number(a.dots[row]),
-            root=fmt.number(a.root_d_k),
+            dot=self.worked.rival.dot,
+            root=self.worked.root_d_k,
             comparison=self.score_comparison(),
         )
         with self.beat(caption):
@@ -205,13 +213,13 @@ class Step6Rival(LessonScene):
         self.work = VGroup(self.query, labels, work, comparison)
 
     def resplit_budget(self) -> None:
-        a, b, lesson = self.before, self.after, self.lesson
+        b, lesson = self.after, self.lesson
         top = self.outcome.top_token
         rival = len(lesson.tokens)
         colours = [style.token_colour(i) for i in range(rival)] + [style.RIVAL]
         after_bar = self.bar(b.weights, colours, AFTER_Y)
         names = [t.short for t in lesson.tokens] + [lesson.rival.short]
-        after_labels = share_labels(after_bar, b.weights, names)
+        after_labels = share_labels(after_bar, [r.share for r in self.worked.after.rows], names)
         after_tag = row_tag(self.say("rival.word.after"), AFTER_Y)
         # First the old split comes down unchanged; then the rival's slice pushes in.
         moving_bar = self.before_bar.copy()
@@ -220,9 +228,9 @@ class Step6Rival(LessonScene):
         caption = self.caption(
             "rival.caption.resplit",
             token=lesson.tokens[top].short,
-            before=fmt.share(a.weights[top]),
-            after=fmt.share(b.weights[top]),
-            rival=fmt.share(b.weights[rival]),
+            before=self.worked.before.rows[top].share,
+            after=self.worked.after.rows[top].share,
+            rival=self.worked.rival.share,
         )
         with self.beat(caption):
             self.play(FadeOut(self.work), run_time=style.FAST)
@@ -249,9 +257,9 @@ class Step6Rival(LessonScene):
             self.play(Indicate(moving_bar[rival], color=style.RIVAL, scale_factor=1.05))
 
     def update_output(self) -> None:
-        a, b, outcome = self.before, self.after, self.outcome
-        new_output, _ = self.output_columns.build(b.output)
-        verdict = balanced_paragraph(self.verdict(), WIDTH, size=style.BODY_SIZE)
+        outcome = self.outcome
+        new_output, _ = self.output_columns.build(self.worked.after.entries)
+        verdict = balanced_paragraph(self.worked.verdict, WIDTH, size=style.BODY_SIZE)
         verdict.move_to([0, VERDICT_Y, 0]).set_x(LEFT_X + verdict.width / 2)
         marked = [outcome.leader]
         if outcome.challenger is not None and outcome.kind in ("tie", "overturns"):
@@ -260,9 +268,9 @@ class Step6Rival(LessonScene):
         named = VGroup(*(VGroup(new_output.entries[j], self.answer_mobs[j]) for j in marked))
         caption = self.caption(
             "rival.caption.output",
-            before=fmt.output(a.output),
-            after=fmt.output(b.output),
-            verdict=self.verdict(),
+            before=self.worked.before.output,
+            after=self.worked.after.output,
+            verdict=self.worked.verdict,
         )
         with self.beat(caption):
             self.play(ReplacementTransform(self.output_mob, new_output), run_time=style.SLOW)
@@ -279,14 +287,12 @@ class Step6Rival(LessonScene):
         question = balanced_paragraph(self.question(), WIDTH - 0.4, size=style.BODY_SIZE)
         block = VGroup(tag, question).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
         block.move_to([LEFT_X + block.width / 2, QUESTION_TOP - block.height / 2, 0])
-        cards = option_cards(
-            [fmt.option(x, self.lesson.words["common.word.about"]) for x in q.options], width=WIDTH
-        )
+        cards = option_cards(list(q.options), width=WIDTH)
         cards.move_to([0, CARDS_Y, 0])
         caption = self.caption(
             "rival.caption.quick_check",
-            filler=fmt.number(q.filler_score),
-            rival=fmt.number(q.rival_score),
+            filler=q.filler,
+            rival=q.rival,
         )
         with self.beat(caption):
             self.play(*(FadeOut(m) for m in everything))
@@ -299,54 +305,41 @@ class Step6Rival(LessonScene):
     def score_comparison(self) -> str:
         outcome, lesson = self.outcome, self.lesson
         top = lesson.tokens[outcome.top_token]
-        top_score = fmt.number(self.before.scores[outcome.top_token])
+        top_score = self.worked.before.rows[outcome.top_token].score
         relation = {0: "same_as", -1: "below", 1: "above"}[outcome.rival_vs_top]
         return self.say(
             f"rival.line.{relation}",
-            score=fmt.number(self.quiz.rival_score),
+            score=self.quiz.rival,
             top=top.text,
             top_score=top_score,
-        )
-
-    def verdict(self) -> str:
-        o, answers = self.outcome, self.lesson.answers
-        before, after = self.before.output, self.after.output
-        leader = answers[o.leader]
-        if o.challenger is None:
-            return self.say(
-                "rival.line.drops" if o.kind == "dents" else "rival.line.goes",
-                leader=leader,
-                before=fmt.output_entry(before[o.leader]),
-                after=fmt.output_entry(after[o.leader]),
-            )
-        return self.say(
-            f"rival.line.{o.kind}",
-            leader=leader,
-            other=answers[o.challenger],
-            lead=fmt.output_entry(after[o.leader]),
-            best=fmt.output_entry(after[o.challenger]),
         )
 
     def question(self) -> str:
         q = self.quiz
         return self.say(
             "rival.line.question",
-            filler=fmt.number(q.filler_score),
-            rival=fmt.number(q.rival_score),
+            filler=q.filler,
+            rival=q.rival,
         )
 
     # layout ------------------------------------------------------------------------------
 
-    def working(self, row: int) -> DotProduct:
+    def working(self) -> DotProduct:
         """The rival's dot product under the query, where the query stands now."""
         work = DotProduct(
-            self.query, self.after, row, width=RIGHT_X - WORK_LEFT, score_colour=style.RIVAL
+            self.query,
+            self.worked,
+            self.worked.rival,
+            width=RIGHT_X - WORK_LEFT,
+            score_colour=style.RIVAL,
         )
         return work
 
     def lesson_query_source(self) -> VectorCells:
         """The query as step 3 showed it, unfolding into the working's cells."""
-        return VectorCells(self.lesson.query, style.QUERY, peak=self.peak).move_to([0, WORK_TOP, 0])
+        return VectorCells(
+            self.lesson.query, style.QUERY, texts=self.worked.query_entries, peak=self.peak
+        ).move_to([0, WORK_TOP, 0])
 
     @property
     def peak(self) -> float:
@@ -364,12 +357,12 @@ def row_tag(content: str, y: float) -> Text:
     return tag.move_to([LEFT_X + tag.width / 2, y, 0])
 
 
-def share_labels(bar: VGroup, weights: Sequence[float], names: Sequence[str]) -> list[Text | None]:
+def share_labels(bar: VGroup, shares: Sequence[str], names: Sequence[str]) -> list[Text | None]:
     """A label inside each slice wide enough to hold one: "84.4% · river", or just "84.4%"."""
     labels: list[Text | None] = []
-    for piece, weight, name in zip(bar, weights, names, strict=False):
+    for piece, share, name in zip(bar, shares, names, strict=False):
         label = None
-        for content in (f"{fmt.share(weight)} · {name}", fmt.share(weight)):
+        for content in (f"{share} · {name}", share):
             candidate = text(content, size=style.SMALL_SIZE, colour=style.BACKGROUND, bold=True)
             if candidate.width <= piece.width - 0.25:
                 label = candidate.move_to(piece)
@@ -383,7 +376,7 @@ class OutputColumns:
 
     def __init__(
         self,
-        outputs: Sequence[Sequence[float]],
+        outputs: Sequence[Sequence[str]],
         answers: Sequence[str],
         *,
         left: float,
@@ -410,11 +403,11 @@ class OutputColumns:
             x += step
 
     @staticmethod
-    def vector(values: Sequence[float]) -> FigureVector:
-        return FigureVector([fmt.output_entry(x) for x in values], colour=style.VALUE)
+    def vector(entries: Sequence[str]) -> FigureVector:
+        return FigureVector(list(entries), colour=style.VALUE)
 
-    def build(self, values: Sequence[float]) -> tuple[FigureVector, VGroup]:
-        vector = self.vector(values)
+    def build(self, entries: Sequence[str]) -> tuple[FigureVector, VGroup]:
+        vector = self.vector(entries)
         vector.scale(self.scale).move_to([0, self.y, 0])
         spread(vector, self.centres)
         names = VGroup(

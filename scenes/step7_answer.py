@@ -29,7 +29,7 @@ from manim import (
     linear,
 )
 
-from attention_core import Words, quiz_answer
+from attention_core import Words
 from attention_core import formatting as fmt
 from scenes import style
 from scenes.base import LessonScene
@@ -81,7 +81,7 @@ class Step7Answer(LessonScene):
     move = None
 
     def construct(self) -> None:
-        self.quiz = quiz_answer(self.lesson)
+        self.quiz = self.worked.quiz.numbers
         self.reveal_answer()
         self.explain_pull()
         self.count_fillers()
@@ -99,14 +99,13 @@ class Step7Answer(LessonScene):
     def reveal_answer(self) -> None:
         q = self.quiz
         self.heading = heading(self.kicker, self.title)
-        roughly = self.lesson.words["common.word.about"]
-        cards = option_cards([fmt.option(x, roughly) for x in q.options], width=WIDTH, height=0.8)
+        cards = option_cards(list(self.worked.quiz.options), width=WIDTH, height=0.8)
         self.options = cards.move_to([0, ASKED_Y, 0])
         right = cards[q.correct]
         others = [card for i, card in enumerate(cards) if i != q.correct]
         letter = right[1].original_text
         caption = self.caption(
-            "answer.caption.reveal", letter=letter, option=fmt.option(q.fillers_needed, roughly)
+            "answer.caption.reveal", letter=letter, option=self.worked.quiz.answer
         )
         with self.beat(caption):
             # Drawn from the first frame: the cut from the last step never lands on an empty one.
@@ -120,10 +119,10 @@ class Step7Answer(LessonScene):
             )
 
     def explain_pull(self) -> None:
-        q = self.quiz
-        rival_pull = rf"e^{{{fmt.number(q.rival_score)}}}"
-        filler_pull = rf"e^{{{fmt.number(q.filler_score)}}}"
-        formula = math(rival_pull, r"\div", filler_pull, "=", fmt.ratio(q.fillers_needed))
+        q = self.worked.quiz
+        rival_pull = rf"e^{{{q.rival}}}"
+        filler_pull = rf"e^{{{q.filler}}}"
+        formula = math(rival_pull, r"\div", filler_pull, "=", q.ratio)
         formula[0].set_color(style.RIVAL)
         formula[2].set_color(style.MUTED)
         formula[4].set_color(style.QUERY)
@@ -135,9 +134,9 @@ class Step7Answer(LessonScene):
         self.working, self.pull_formula = line, formula
         caption = self.caption(
             "answer.caption.pull",
-            rival=fmt.number(q.rival_score),
-            filler=fmt.number(q.filler_score),
-            ratio=fmt.ratio(q.fillers_needed),
+            rival=q.rival,
+            filler=q.filler,
+            ratio=q.ratio,
         )
         # The words before the formula come first; the formula is written as the rest fades in.
         pieces = [piece for row in line for piece in row]
@@ -178,7 +177,7 @@ class Step7Answer(LessonScene):
             color=style.TEXT,
             stroke_width=2,
         )
-        with self.beat(self.caption("answer.caption.count", count=fmt.rounded(q.fillers_needed))):
+        with self.beat(self.caption("answer.caption.count", count=self.worked.quiz.count)):
             self.play(  # the question and its working rise to make room for the bars
                 self.options.animate.set_y(CARDS_Y),
                 self.working.animate.set_y(WHY_Y),
@@ -204,12 +203,12 @@ class Step7Answer(LessonScene):
         cell_width, cell_height = bar.width * rows / n, bar.height / rows
         new_crowd = crowd(n, rows, cell_width, cell_height, self.crowd_left, self.crowd_top)
         pull = math(
-            rf"e^{{{fmt.number(q.bonus_gap)}}}", r"\approx", fmt.rounded(q.bonus_fillers_needed)
+            rf"e^{{{self.worked.quiz.bonus_gap}}}", r"\approx", self.worked.quiz.bonus_count
         )
         tag = text(self.say("answer.word.bonus"), colour=style.QUERY, bold=True)
         words = sentence(
             self.lesson.words["answer.line.bonus"],
-            {"score": fmt.number(q.bonus_filler_score), "pull": pull},
+            {"score": self.worked.quiz.bonus_filler, "pull": pull},
             width=WIDTH - tag.width - INLINE_GAP,
         )
         line = inline(tag, words)
@@ -223,9 +222,9 @@ class Step7Answer(LessonScene):
         )
         caption = self.caption(
             "answer.caption.bonus",
-            score=fmt.number(q.bonus_filler_score),
-            gap=fmt.number(q.bonus_gap),
-            count=fmt.rounded(q.bonus_fillers_needed),
+            score=self.worked.quiz.bonus_filler,
+            gap=self.worked.quiz.bonus_gap,
+            count=self.worked.quiz.bonus_count,
         )
         with self.beat(caption):
             self.play(FadeIn(line, shift=UP * 0.2))
@@ -272,12 +271,12 @@ class Step7Answer(LessonScene):
     def lay_out_card(self) -> None:
         """The closing card, from the top of the frame to the bottom: the three moves with this
         lesson's numbers; the takeaway; the code check beside the quiz's answer; the references."""
-        a, lesson = self.attention, self.lesson
+        run, lesson = self.worked.before, self.lesson
         tokens = [style.token_colour(i) for i in range(len(lesson.tokens))]
         moves = [
-            coloured([fmt.number(s) for s in a.scores], tokens),
-            coloured([fmt.share(w) for w in a.weights], tokens),
-            coloured([fmt.output_entry(x) for x in a.output], [style.VALUE] * len(a.output)),
+            coloured([r.score for r in run.rows], tokens),
+            coloured([r.share for r in run.rows], tokens),
+            coloured(list(run.entries), [style.VALUE] * len(run.entries)),
         ]
         names = [
             self.say(f"big_picture.word.{move}", number=fmt.number(i))
@@ -289,7 +288,7 @@ class Step7Answer(LessonScene):
         words = balanced_paragraph(lesson.takeaway, WIDTH - label.width - CARD_GAP)
         words.next_to(label, RIGHT, buff=CARD_GAP, aligned_edge=UP)
         self.takeaway = VGroup(label, words)
-        lines = fmt.torch_check(a.scores, a.dots, a.d_k)
+        lines = self.worked.code
         self.typed, self.run = listing(lines[:-1]), listing(lines)
         answer = self.answer_block()
         code_width = WIDTH - answer.width - CARD_GAP
@@ -318,8 +317,7 @@ class Step7Answer(LessonScene):
     def answer_block(self) -> VGroup:
         """The quiz's answer as it was chosen, its card and its working, carried to the card."""
         q = self.quiz
-        roughly = self.lesson.words["common.word.about"]
-        cards = option_cards([fmt.option(x, roughly) for x in q.options], width=WIDTH, height=0.8)
+        cards = option_cards(list(self.worked.quiz.options), width=WIDTH, height=0.8)
         card = cards[q.correct]
         card[0].set_stroke(style.VALUE, width=4).set_fill(style.VALUE, 0.15)
         working = self.pull_formula.copy()
@@ -344,7 +342,7 @@ class Step7Answer(LessonScene):
             self.play(FadeIn(tag), Write(words), run_time=style.SLOW)
 
     def check_in_code(self) -> None:
-        lines = fmt.torch_check(self.attention.scores, self.attention.dots, self.attention.d_k)
+        lines = self.worked.code
         typed, run = self.typed, self.run
         with self.beat(self.caption("answer.caption.check", printed=lines[-1].removeprefix("# "))):
             self.play(FadeIn(self.code[0]), FadeIn(typed, shift=UP * 0.2))

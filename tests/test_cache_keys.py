@@ -18,6 +18,7 @@ import pytest
 
 from attention_core import Lesson, Words, default_lesson, load_lesson
 from attention_core.reads import ALL, Path
+from attention_core.worked import worked
 from publish.render.cache import LESSON_WIDE, clip_key, source_digest
 from scenes import SCENES, LessonScene, Step3Score
 from scenes.helpers import text
@@ -179,3 +180,25 @@ def test_no_read_escapes_the_record(scene: type[LessonScene]) -> None:
 
 def test_a_read_around_the_record_is_caught() -> None:
     assert unrecorded_reads(LeakyScore, LESSON) != []
+
+
+class QuizFiller(LessonScene):
+    """Only the quiz's filler score, as the worked lesson formats it."""
+
+    step, slug = 6, "rival"
+
+    def construct(self) -> None:
+        self.add(text(self.worked.quiz.filler))
+
+
+def test_a_number_read_through_the_worked_lesson_is_in_the_key() -> None:
+    # The default lesson's worked numbers are kept for the process; a scene must still record
+    # what its numbers derive from, or a changed filler score would leave its clip stale.
+    assert worked(LESSON).quiz.filler
+    for run in (dry(QuizFiller, LESSON), dry(QuizFiller, replace(LESSON, title="another"))):
+        assert {("quiz", "filler_score"), ("rival", "key"), ("query",)} <= set(run.reads)
+        assert not {("quiz", "bonus_filler_score"), ("tokens", 0, "key")} & set(run.reads)
+    new = changed(LESSON, ("quiz", "filler_score"))
+    reads = dry(QuizFiller, LESSON).reads
+    assert key(QuizFiller, new, reads) != key(QuizFiller, LESSON, reads)
+    assert unrecorded_reads(QuizFiller, LESSON) == []

@@ -12,9 +12,11 @@ from attention_core import formatting as fmt
 from attention_core import worked as worked_module
 from attention_core.lesson import Lesson
 from attention_core.maths import Attention
-from attention_core.worked import worked
+from attention_core.reads import Reads, traced
+from attention_core.worked import Worked, worked
 from publish.kit.check import summary
 from publish.kit.handout import handout_html
+from scenes import Step6Rival
 
 ROOT = Path(__file__).parent.parent
 LESSONS = sorted((ROOT / "lessons").glob("*.toml")) + [ROOT / "attention_core" / "lesson.toml"]
@@ -33,7 +35,10 @@ def test_each_lesson_is_attended_once(lesson: Lesson, monkeypatch: pytest.Monkey
         return attend(shown)
 
     monkeypatch.setattr(worked_module, "attend", counting)
-    worked.__wrapped__(lesson)  # past the per-process cache
+    w = Worked(lesson)  # past the per-process cache
+    for _ in range(2):  # each part is worked out once, when first read
+        _shared_by(w)
+        assert all((w.left, w.rule, w.code, w.before.leaning, w.after.scores))
     assert attended == [lesson, with_rival(lesson)]
 
 
@@ -50,7 +55,10 @@ def test_the_strings_are_the_formatters_of_the_maths(lesson: Lesson) -> None:
 
 def _shared(lesson: Lesson) -> list[str]:
     """Every string of the worked lesson that both the handout and the check show."""
-    w = worked(lesson)
+    return _shared_by(worked(lesson))
+
+
+def _shared_by(w: Worked) -> list[str]:
     q = w.quiz
     return [
         w.query,
@@ -81,3 +89,32 @@ def test_the_handout_and_the_check_show_the_worked_strings(lesson: Lesson) -> No
     for row in [*worked(lesson).before.rows, worked(lesson).rival]:
         assert row.products in page
     assert "\n".join(worked(lesson).code) in html.unescape(page)
+
+
+DEFAULT = load_lesson(ROOT / "attention_core" / "lesson.toml")
+
+
+def test_a_traced_lesson_records_what_each_number_derives_from_every_time() -> None:
+    kept = worked(DEFAULT)
+    assert all((kept.quiz.filler, kept.before.rows[1].score))  # worked out, kept, untraced
+    for _ in range(2):  # a second scene's run records again: nothing is served past its reads
+        reads = Reads()
+        w = worked(traced(DEFAULT, reads))
+        assert w is not kept
+        assert reads.paths == set()  # nothing is worked out before it is read
+        assert w.before.rows[1].score == kept.before.rows[1].score
+        assert {("query",), ("tokens", 1, "key"), ("tokens", 2, "value")} <= reads.paths
+        assert not any(path[0] in ("quiz", "rival") or path[-1] == "text" for path in reads.paths)
+        assert w.quiz.filler == kept.quiz.filler
+        assert {("quiz", "filler_score"), ("rival", "key")} <= reads.paths
+        assert ("quiz", "bonus_filler_score") not in reads.paths
+        assert w.before.rows[1].token == DEFAULT.tokens[1].text
+        assert ("tokens", 1, "text") in reads.paths
+
+
+def test_the_rival_headline_and_the_handout_show_one_share(lesson: Lesson) -> None:
+    left = fmt.percent(attend(with_rival(lesson)).weights[rival_outcome(lesson).top_token])
+    assert worked(lesson).left == left
+    headline = Step6Rival.headline(lesson)
+    assert left in headline
+    assert html.escape(headline, quote=False) in handout_html(lesson)

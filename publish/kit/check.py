@@ -40,8 +40,7 @@ def _table(run: Run) -> list[str]:
 
 def _leaning(w: Worked) -> str:
     """The answer the output leans to, or the answers that tie as the viewer reads them."""
-    top = w.before.entries[w.before.attention.winner]
-    tied = [f"“{a}”" for a, x in zip(w.lesson.answers, w.before.entries, strict=True) if x == top]
+    tied = [f"“{w.lesson.answers[j]}”" for j in w.before.leaning]
     if len(tied) > 1:
         return f"{', '.join(tied[:-1])} and {tied[-1]} tie"
     return f"leans to {tied[0]}"

@@ -15,7 +15,7 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from attention_core import BUDGET, PULL_PER_SCORE_POINT, SCALING_SECTION, SCORE_STEP, Lesson
+from attention_core import SCALING_SECTION, Lesson
 from attention_core import formatting as fmt
 from attention_core.worked import Quiz, Row, Worked, worked
 from publish.kit.webpage import STYLE_BASE, page
@@ -137,14 +137,12 @@ def _softmax(w: Worked) -> list[str]:
             f"<b>{say(lesson, 'handout.word.total')}</b>",
             "",
             f"<b>{w.before.total}</b>",
-            fmt.budget(BUDGET),
+            w.budget,
         ]
     )
-    step, factor = fmt.number(SCORE_STEP), fmt.pull(PULL_PER_SCORE_POINT)
-    rule = lesson.words.say("softmax.line.rule", step=step, factor=factor)
     return [
         _step_heading(lesson, 2, "softmax"),
-        f"<p>{say(lesson, 'handout.line.softmax', rule=rule)}</p>",
+        f"<p>{say(lesson, 'handout.line.softmax', rule=w.rule)}</p>",
         _table(lesson, ["token", "score", "pull", "share"], rows),
         "</section>",
     ]
@@ -172,13 +170,12 @@ def _mix(w: Worked) -> list[str]:
 def _rival(w: Worked) -> list[str]:
     lesson = w.lesson
     before = [r.share for r in w.before.rows]
-    left = fmt.percent(w.after.attention.weights[w.outcome.top_token])  # as the video's headline
     shares = [
         [_text(r.token), before[i] if i < len(before) else "—", f"<b>{r.share}</b>"]
         for i, r in enumerate(w.after.rows)
     ]
     return [
-        f"<section><h2>{say(lesson, 'rival.heading.title', share=left)}</h2>",
+        f"<section><h2>{say(lesson, 'rival.heading.title', share=w.left)}</h2>",
         f"<p>{say(lesson, 'handout.line.rival', text=w.rival.token, key=w.rival.key)}</p>",
         _table(lesson, SCORED, [_scored(w, w.rival)]),
         f"<p>{say(lesson, 'handout.line.split')}</p>",
@@ -248,10 +245,6 @@ def _step_heading(lesson: Lesson, number: int, scene: str) -> str:
     title = lesson.words[f"{scene}.heading.title"]
     heading = say(lesson, "handout.heading.step", number=fmt.number(number), title=title)
     return f"<section><h2>{heading}</h2>"
-
-
-def _letter(i: int) -> str:
-    return chr(ord("A") + i)
 
 
 def _table(lesson: Lesson, columns: Sequence[str], rows: Iterable[Sequence[str]]) -> str:

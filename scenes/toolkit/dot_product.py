@@ -19,8 +19,7 @@ from manim import (
     VGroup,
 )
 
-from attention_core import Attention
-from attention_core import formatting as fmt
+from attention_core.worked import Row, Worked
 from scenes import style
 from scenes.helpers import inline, math
 from scenes.toolkit.figures import Figure, figure
@@ -74,25 +73,25 @@ class DotProduct(VGroup):
     """q · k for one key, laid out under the query's cells: the key's cells under them, each
     pair's product under the pair, ``+`` between, ``= dot``, then ``÷ √dₖ`` into the score.
 
-    Built from one row of an :class:`~attention_core.Attention`; ``play`` animates it. The
+    Built from one row of the worked lesson, its numbers as shown; ``play`` animates it. The
     division follows the sum on its line when the whole fits ``width``, else goes under it.
     """
 
     def __init__(
         self,
         query: VectorCells,
-        attention: Attention,
-        row: int,
+        worked: Worked,
+        row: Row,
         *,
         width: float,
         score_colour: str = style.QUERY,
     ) -> None:
         super().__init__()
-        a = attention
         self.query = query
         self.key = VectorCells(
-            a.keys[row],
+            row.of.key,
             style.KEY,
+            texts=row.key_entries,
             width=query.cell_width,
             height=query.cell_height,
             gap=query.gap,
@@ -103,7 +102,7 @@ class DotProduct(VGroup):
         self.key.next_to(query, DOWN, buff=ROW_GAP).align_to(query, LEFT)
         y = self.key.get_bottom()[1] - PRODUCT_DROP
         size = query.size * query.width / query.natural_width
-        self.products = VGroup(*(figure(fmt.factor(p), size=size) for p in a.products[row]))
+        self.products = VGroup(*(figure(p, size=size) for p in row.factors))
         for product, cell in zip(self.products, self.key, strict=True):
             product.move_to([cell.get_x(), y, 0])
         self.pluses = VGroup()
@@ -113,17 +112,12 @@ class DotProduct(VGroup):
             )
             self.pluses.add(plus)
         self.equals = figure("=", size=size)
-        self.dot = figure(fmt.number(a.dots[row]), size=size, bold=True)
+        self.dot = figure(row.dot, size=size, bold=True)
         inline(self.products[-1], self.equals, self.dot, buff=0.2)
         for piece in (*self.products, *self.pluses):
             piece.shift(UP * (self.products[0].baseline - piece.baseline))
         self.division = Division(
-            fmt.number(a.dots[row]),
-            fmt.number(a.d_k),
-            fmt.number(a.root_d_k),
-            fmt.number(a.scores[row]),
-            score_colour=score_colour,
-            size=size,
+            row.dot, worked.d_k, worked.root_d_k, row.score, score_colour=score_colour, size=size
         )
         beside = self.dot.get_right()[0] + 0.5
         if beside + self.division.width - query.get_left()[0] <= width:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from manim import LEFT, Mobject, VGroup
 
-from attention_core import Attention, Lesson
-from attention_core import formatting as fmt
+from attention_core.worked import Worked
 from scenes import style
 from scenes.helpers import column_header, fit, level_with, math, token_names
 from scenes.toolkit.figures import Figure, figure
@@ -30,16 +29,17 @@ class ScoreTable(VGroup):
     parts it needs when it needs them.
     """
 
-    def __init__(self, lesson: Lesson, attention: Attention, *, key_heading: str) -> None:
+    def __init__(self, worked: Worked, *, key_heading: str) -> None:
         super().__init__()
-        a, tokens = attention, lesson.tokens
+        lesson, a, rows = worked.lesson, worked.before.attention, worked.before.rows
+        tokens = lesson.tokens
         self.row_height = min(MAX_ROW_HEIGHT, (ROWS_TOP - ROWS_BOTTOM) / len(tokens))
         widths = list(NUMBER_COLUMNS)
         number_left = RIGHT_X - sum(widths)
         key_right = number_left - COLUMN_GAP
         room = key_right - (LEFT_X + TOKEN_MIN_WIDTH + COLUMN_GAP)
         cell_height = min(CELL_HEIGHT, self.row_height * 0.82)
-        width = cell_width(*a.keys) * cell_height / CELL_HEIGHT
+        width = cell_width(*(r.key_entries for r in rows)) * cell_height / CELL_HEIGHT
         pitch = min(width + CELL_GAP, room / a.d_k)
         self.cell_width = pitch - CELL_GAP
         key_width = pitch * a.d_k - CELL_GAP
@@ -64,14 +64,19 @@ class ScoreTable(VGroup):
         for i, name in enumerate(self.names):
             y = self.row_y(i)
             key = VectorCells(
-                a.keys[i], style.KEY, width=self.cell_width, height=cell_height, peak=peak
+                a.keys[i],
+                style.KEY,
+                texts=rows[i].key_entries,
+                width=self.cell_width,
+                height=cell_height,
+                peak=peak,
             )
             key.move_to([self.key_left, y, 0], aligned_edge=LEFT)
             self.keys.append(key)
             cells = (
-                figure(fmt.number(a.dots[i])),
-                figure(f"÷ {fmt.number(a.root_d_k)}", colour=style.MUTED),
-                figure(fmt.number(a.scores[i]), bold=True),
+                figure(rows[i].dot),
+                figure(f"÷ {worked.root_d_k}", colour=style.MUTED),
+                figure(rows[i].score, bold=True),
             )
             for cell, x, group, width in zip(
                 cells, self.number_x, (self.dots, self.divisors, self.scores), widths, strict=True

@@ -6,7 +6,6 @@ from collections.abc import Sequence
 
 from manim import RIGHT, RoundedRectangle, VGroup
 
-from attention_core import formatting as fmt
 from scenes import style
 from scenes.helpers import fit
 from scenes.toolkit.figures import Figure, figure
@@ -19,16 +18,17 @@ CELL_PADDING = 0.2  # room left and right of the widest entry
 FAINTEST, FULLEST = 0.08, 0.42  # fill opacity of a zero entry and of the largest one
 
 
-def cell_width(*vectors: Sequence[float], size: float = style.NUMBER_SIZE) -> float:
-    """One width for the cells of every vector given, so that their entries line up."""
-    widest = max(figure(fmt.number(x), size=size).width for v in vectors for x in v)
+def cell_width(*vectors: Sequence[str], size: float = style.NUMBER_SIZE) -> float:
+    """One width for the cells of every vector given (its entries as shown), so that their
+    entries line up."""
+    widest = max(figure(x, size=size).width for v in vectors for x in v)
     return max(CELL_HEIGHT, widest + CELL_PADDING)
 
 
 class VectorCells(VGroup):
     """A vector as a row of cells in its role's colour, each shaded by its entry's size.
 
-    ``texts`` are the entries as shown, ``fmt.number`` of each value unless given.
+    ``texts`` are the entries as shown (the worked lesson's), ``values`` what shades them.
     ``peak`` is the size that shades fullest: give every vector in sight the same, so their
     shades compare. ``cells[j]`` is ``VGroup(box, entry)``; ``boxes`` and ``entries`` hold
     them by kind, so a scene can light up a cell, shrink it, or fly its number elsewhere.
@@ -39,24 +39,23 @@ class VectorCells(VGroup):
         values: Sequence[float],
         colour: str,
         *,
+        texts: Sequence[str],
         width: float | None = None,
         height: float = CELL_HEIGHT,
         gap: float = CELL_GAP,
         peak: float | None = None,
         size: float = style.NUMBER_SIZE,
-        texts: Sequence[str] | None = None,
     ) -> None:
         super().__init__()
         self.values = [float(v) for v in values]
         self.colour = colour
-        self.cell_width = width if width is not None else cell_width(self.values, size=size)
+        self.cell_width = width if width is not None else cell_width(texts, size=size)
         self.gap = gap
         self.cell_height = height
         self.size = size
         self.peak = peak if peak is not None else max((abs(v) for v in self.values), default=0.0)
         self.boxes, self.entries = VGroup(), VGroup()
-        shown = texts if texts is not None else [fmt.number(v) for v in self.values]
-        for value, content in zip(self.values, shown, strict=True):
+        for value, content in zip(self.values, texts, strict=True):
             box = RoundedRectangle(
                 corner_radius=0.06,
                 width=self.cell_width,
