@@ -72,7 +72,7 @@ def differences(ours: dict[str, Any], theirs: dict[str, Any]) -> list[str]:
             if parts:
                 found.append(f"{name} ({', '.join(parts)})")
         elif value != other:
-            found.append(name if name != "manim" else f"manim ({other} here: {value})")
+            found.append(name if name != "manim" else f"manim ({other} there, {value} here)")
     return found
 
 
@@ -147,7 +147,7 @@ def _usable_workers(client: Any, address: str, note: Callable[[str], None]) -> l
         if isinstance(answer, BaseException):
             why = f"it cannot say what it runs ({type(answer).__name__}: {answer})"
         elif differs := differences(ours, answer):
-            why = f"its {', '.join(differs)} differ from this checkout's"
+            why = f"it differs from this checkout in {'; '.join(differs)}"
         elif threads.get(addr, 1) != 1:
             why = f"it runs {threads[addr]} threads; start it with --nthreads 1 (and --nworkers N)"
         else:
