@@ -21,7 +21,8 @@ from distributed import Client, LocalCluster
 
 from publish.media.files import sha256
 from publish.render.cluster import differences, identity
-from tests.conftest import LOW, ROOT, Rendered, cli
+
+from .conftest import LOW, ROOT, Rendered, cli
 
 SCENES = {"2": "02_big_picture", "3": "03_score"}
 """Short steps, and neither shows the lesson's minutes (which would dry-run all the others)."""
@@ -35,7 +36,7 @@ def cluster() -> Iterator[LocalCluster]:
         threads_per_worker=1,
         processes=True,
         scheduler_port=0,
-        dashboard_address=None,
+        dashboard_address=":0",
     ) as started:
         yield started
 
@@ -110,7 +111,7 @@ def test_a_worker_from_another_checkout_is_refused_by_name(tmp_path: Path) -> No
         shutil.copytree(ROOT / package, checkout / package, ignore=shutil.ignore_patterns("*.pyc"))
     with (checkout / "scenes" / "style.py").open("a", encoding="utf-8") as style:
         style.write("# one line edited in this checkout\n")
-    with LocalCluster(n_workers=0, scheduler_port=0, dashboard_address=None) as scheduler:
+    with LocalCluster(n_workers=0, scheduler_port=0, dashboard_address=":0") as scheduler:
         dask = Path(sys.executable).with_name("dask")
         stale = subprocess.Popen(
             [str(dask), "worker", scheduler.scheduler_address, "--nthreads", "1", "--no-nanny"],

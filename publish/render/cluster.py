@@ -27,13 +27,18 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, InvalidStateError
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from functools import cache
 from importlib import metadata
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from attention_core import default_lesson
 from publish.media.files import replacing
 from publish.render import toolchain, worker
 from publish.render.cache import source_digest
+
+if TYPE_CHECKING:
+    from publish.narration.voices import Voice
 
 __all__ = ["ClusterError", "cluster_pool", "identity"]
 
@@ -93,7 +98,7 @@ def cluster_pool(
     """
     try:
         from distributed import Client
-        from distributed.comm import get_address_host_port
+        from distributed.comm.addressing import get_address_host_port
     except ImportError:
         raise ClusterError(
             "--scheduler needs dask's distributed; install it with `bash scripts/setup.sh`"
@@ -293,8 +298,30 @@ def _on_worker(job: J, home: str) -> J:
 
     root = Path(get_worker().local_directory) / FOLDER
     run = hashlib.sha256(f"{home}\0{job.work.parent}".encode()).hexdigest()[:16]
-    narrator = None if job.narrator is None else replace(job.narrator, store=root / "speech")
+    narrator = job.narrator
+    if narrator is not None:
+        narrator = replace(narrator, voice=_voice_here(narrator.voice), store=root / "speech")
     return replace(job, work=root / run / job.work.name, narrator=narrator)
+
+
+@cache
+def _joe_here() -> Voice | None:
+    from publish.narration.voices import JOE, VoiceError, choose_voice
+
+    try:
+        return choose_voice(JOE, default_lesson())
+    except VoiceError:
+        return None
+
+
+def _voice_here(voice: Voice) -> Voice:
+    """``voice`` as this worker has it: the client's Piper joe lives in the client's .venv/, so
+    where that path is not here, this worker's own joe, if it is the same voice (its digest
+    covers the model's bytes). Other voices' files must be at the same path on every worker."""
+    if voice.kind != "piper" or Path(voice.source).is_file():
+        return voice
+    joe = _joe_here()
+    return joe if joe is not None and joe.digest == voice.digest else voice
 
 
 class _Topic:
