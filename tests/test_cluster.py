@@ -83,6 +83,7 @@ def test_a_worker_killed_mid_clip_costs_a_retry_not_the_run(
             victim = _rendering_worker(client)
             time.sleep(2)  # well into the clip: it takes seconds
             pid = client.run(os.getpid, workers=[victim])[victim]
+            assert client.processing()[victim], "the clip finished before the kill"
             os.kill(pid, signal.SIGKILL)
             output, _ = run.communicate(timeout=300)
         finally:
