@@ -106,6 +106,12 @@ def parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="write the narration script (each beat's id, words and animation time) and stop",
     )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="render on the workers of a running Dask scheduler (tcp://host:8786) instead of "
+        "this machine's cores; finishing, the cache and the manifest stay here",
+    )
     return p
 
 
@@ -146,6 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     from publish.narration.voices import VoiceError, choose_voice
     from publish.render import preview
     from publish.render.claim import OutputTrouble, claimed, trouble
+    from publish.render.cluster import ClusterError
     from publish.render.pipeline import Interrupted, Options, publish, terminate_on_sigterm
     from publish.render.progress import make_display
 
@@ -163,6 +170,7 @@ def main(argv: list[str] | None = None) -> int:
         force=args.force,
         slides=args.slides,
         voice=voice,
+        scheduler=args.scheduler,
     )
     if args.script:
         return write_script(lesson, options, args.script)
@@ -180,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
                 return EXIT_OK
             with terminate_on_sigterm(), make_display() as display:
                 return publish(lesson, SCENES, chosen, options, display)
-    except OutputTrouble as error:
+    except (OutputTrouble, ClusterError) as error:
         return _bad(str(error))
     except OSError as error:
         if error.errno not in OUTPUT_TROUBLE:

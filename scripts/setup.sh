@@ -61,6 +61,6 @@ wanted=$(sha256sum pyproject.toml | cut -d' ' -f1)
 if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
   echo "setup: installing the project into .venv/"
   .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q -e '.[dev,narration]'
+  .venv/bin/python -m pip install -q -e '.[dev,narration,cluster]'
   echo "$wanted" >"$stamp"
 fi

@@ -6,7 +6,8 @@ import shutil
 import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from concurrent.futures import Executor
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -63,6 +64,8 @@ class Options:
     """Also write the decks: ``slides.html`` and ``slides.pptx``."""
     voice: Voice | None = None
     """Who narrates; None for silent clips paced for reading."""
+    scheduler: str | None = None
+    """A Dask scheduler's address (``tcp://host:8786``) to render on; None for local workers."""
 
     @property
     def narrator(self) -> Narrator | None:
@@ -294,7 +297,8 @@ def _render_all(
     events: Any = event_queue()
     names = {worker.scene_path(scene): clip_name(scene.step, scene.slug) for scene in todo}
 
-    with worker_pool(events, min(run.options.jobs, len(to_measure) + len(others))) as executor:
+    workers = min(run.options.jobs, len(to_measure) + len(others))
+    with _executor(run, events, workers) as executor:
 
         def render(scenes: Sequence[type[LessonScene]], minutes: int | None = None) -> None:
             run_jobs(
@@ -321,6 +325,15 @@ def _render_all(
                     run.states[scene] = "cached"
                     run.display.cached(clip_name(scene.step, scene.slug))
             render([s for s in titles if s not in run.failures and s not in run.clips], minutes)
+
+
+def _executor(run: _Run, events: Any, workers: int) -> AbstractContextManager[Executor]:
+    """The local worker processes, or the Dask cluster's workers with ``--scheduler``."""
+    if run.options.scheduler is None:
+        return worker_pool(events, workers)
+    from publish.render.cluster import cluster_pool
+
+    return cluster_pool(run.options.scheduler, events, run.display.note)
 
 
 def _lesson_minutes(

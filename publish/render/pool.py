@@ -6,7 +6,7 @@ import multiprocessing
 import signal
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -80,7 +80,7 @@ def longest_first(
 
 
 def submit(
-    executor: ProcessPoolExecutor,
+    executor: Executor,
     function: Callable[[J], T],
     jobs: Mapping[type[LessonScene], J],
 ) -> dict[Future[T], type[LessonScene]]:
@@ -116,7 +116,7 @@ def gather(
 
 
 def run_jobs(
-    executor: ProcessPoolExecutor,
+    executor: Executor,
     function: Callable[[J], T],
     jobs: Mapping[type[LessonScene], J],
     failed: Callable[[type[LessonScene], worker.ClipFailed], None],

@@ -1,0 +1,160 @@
+"""render.py --scheduler: clips rendered on a real Dask cluster are the local clips, byte for
+byte; a worker killed mid-clip costs a retry, not the run; a worker from another checkout is
+refused by name; a scheduler that is not there is one line."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from distributed import Client, LocalCluster
+
+from publish.media.files import sha256
+from publish.render.cluster import differences, identity
+
+from .conftest import LOW, ROOT, Rendered, cli
+
+SCENES = {"2": "02_big_picture", "3": "03_score"}
+"""Short steps, and neither shows the lesson's minutes (which would dry-run all the others)."""
+KILLED = "3"
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[LocalCluster]:
+    with LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        scheduler_port=0,
+        dashboard_address=":0",
+    ) as started:
+        yield started
+
+
+def files_of(folder: Path, names: list[str]) -> dict[str, str]:
+    """SHA-256 of each named clip's video, poster and captions."""
+    return {
+        f"{name}{suffix}": sha256(folder / f"{name}{suffix}")
+        for name in names
+        for suffix in (".mp4", ".png", ".srt", ".vtt")
+    }
+
+
+def clip_entries(folder: Path, names: list[str]) -> list[dict[str, Any]]:
+    manifest = json.loads((folder / "manifest.json").read_text("utf-8"))
+    return [clip for clip in manifest["clips"] if Path(clip["file"]).stem in names]
+
+
+@pytest.mark.render
+@pytest.mark.cluster
+def test_clips_rendered_on_a_cluster_are_the_local_clips(
+    cluster: LocalCluster, rendered: Rendered, tmp_path: Path
+) -> None:
+    out = tmp_path / "media"
+    scenes = [arg for step in SCENES for arg in ("--scene", step)]
+    result = cli(out, "--scheduler", cluster.scheduler_address, *scenes)
+    assert result.returncode == 0, result.stdout + result.stderr
+    names = list(SCENES.values())
+    assert files_of(out / LOW.name, names) == files_of(rendered.folder, names)
+    assert clip_entries(out / LOW.name, names) == clip_entries(rendered.folder, names)
+
+
+@pytest.mark.render
+@pytest.mark.cluster
+def test_a_worker_killed_mid_clip_costs_a_retry_not_the_run(
+    cluster: LocalCluster, rendered: Rendered, tmp_path: Path
+) -> None:
+    out = tmp_path / "media"
+    command = [sys.executable, str(ROOT / "render.py"), "--quality", "low", "--voice", "none"]
+    command += ["--out", str(out), "--scheduler", cluster.scheduler_address, "--scene", KILLED]
+    with Client(cluster, set_as_default=False) as client:
+        run = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        try:
+            victim = _rendering_worker(client)
+            time.sleep(2)  # well into the clip: it takes seconds
+            pid = client.run(os.getpid, workers=[victim])[victim]
+            assert client.processing()[victim], "the clip finished before the kill"
+            os.kill(pid, signal.SIGKILL)
+            output, _ = run.communicate(timeout=300)
+        finally:
+            run.kill()
+    assert run.returncode == 0, output.decode()
+    names = [SCENES[KILLED]]
+    assert files_of(out / LOW.name, names) == files_of(rendered.folder, names)
+
+
+def _rendering_worker(client: Client) -> str:
+    """The address of the worker that has started rendering a clip."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        for address, keys in client.processing().items():
+            if any(str(key).startswith("render_clip-") for key in keys):
+                return str(address)
+        time.sleep(0.1)
+    raise AssertionError("no worker started rendering within a minute")
+
+
+@pytest.mark.render
+@pytest.mark.cluster
+def test_a_worker_from_another_checkout_is_refused_by_name(tmp_path: Path) -> None:
+    checkout = tmp_path / "other"
+    for package in ("attention_core", "scenes", "publish"):
+        shutil.copytree(ROOT / package, checkout / package, ignore=shutil.ignore_patterns("*.pyc"))
+    with (checkout / "scenes" / "style.py").open("a", encoding="utf-8") as style:
+        style.write("# one line edited in this checkout\n")
+    with LocalCluster(n_workers=0, scheduler_port=0, dashboard_address=":0") as scheduler:
+        dask = Path(sys.executable).with_name("dask")
+        stale = subprocess.Popen(
+            [str(dask), "worker", scheduler.scheduler_address, "--nthreads", "1", "--no-nanny"],
+            cwd=checkout,
+            env={**os.environ, "PYTHONPATH": str(checkout)},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            with Client(scheduler, set_as_default=False) as client:
+                client.wait_for_workers(1, timeout=60)
+                (address,) = client.scheduler_info()["workers"]
+            result = cli(
+                tmp_path / "media", "--scheduler", scheduler.scheduler_address, "--scene", "3"
+            )
+        finally:
+            stale.terminate()
+            stale.wait(timeout=30)
+    assert result.returncode == 2, result.stdout + result.stderr
+    refusal = f"worker {address} refused: it differs from this checkout in project source"
+    assert refusal in result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "media" / LOW.name / f"{SCENES['3']}.mp4").exists()
+
+
+@pytest.mark.render
+@pytest.mark.cluster
+def test_a_scheduler_that_is_not_there_is_one_line(tmp_path: Path) -> None:
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        address = f"tcp://127.0.0.1:{unused.getsockname()[1]}"
+    result = cli(tmp_path / "media", "--scheduler", address, "--scene", "3")
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert f"--scheduler {address}: cannot reach a Dask scheduler there" in result.stderr
+
+
+def test_differences_name_what_differs() -> None:
+    ours = identity()
+    theirs = {**ours, "manim": "0.1.0", "tools": {**ours["tools"], "cairo": "1.0.0"}}
+    assert differences(ours, ours) == []
+    assert differences(ours, theirs) == [
+        f"manim (0.1.0 there, {ours['manim']} here)",
+        "tools (cairo)",
+    ]
