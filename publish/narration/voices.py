@@ -108,7 +108,7 @@ class Narrator:
         elif voice.kind == "espeak":
             _run(["espeak-ng", "-v", voice.source, "-w", str(path), "--stdin"], words)
         else:
-            ffmpeg("-i", str(_recording(voice, beat)), "-ac", "1", str(path))
+            ffmpeg("-i", str(_recording(voice, beat)), "-ac", "1", "-c:a", "pcm_s16le", str(path))
 
 
 class _Piper:
