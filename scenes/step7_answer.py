@@ -406,7 +406,11 @@ class CountUp(Animation):
         super().__init__(holder, **kwargs)
 
     def interpolate_mobject(self, alpha: float) -> None:
-        # The holder's one child is replaced, so what it shows is always a fresh text().
+        # The holder's one child is replaced, so what it shows is always a fresh text(). The
+        # label it held when the animation began stays on manim's list of what to draw until
+        # the animation ends, so it is made invisible, not just dropped: else both are drawn.
+        for shown in self.mobject.submobjects:
+            shown.set_opacity(0)
         value = self.start + (self.end - self.start) * self.rate_func(alpha)
         self.mobject.submobjects = [count_label(self.words, value, self.y)]
 
