@@ -94,13 +94,13 @@ def render_course(
     for part in lessons:
         if part.measuring:
             where = f"{part.run.name}: " if part.run.name else ""
-            display.note(f"{where}measuring {len(part.measuring)} scene(s) for its length …")
-    if not clips and not dry:
-        for part in lessons:
-            _release(part, every_scene, lambda *job: None, finish)
-        return
+            display.note(
+                f"{where}measuring {len(part.measuring)} scene(s) for the lesson's length …"
+            )
     events: Any = event_queue()
-    with worker_pool(events, min(jobs, len(clips) + len(dry))) as executor:
+    titles = sum(len(part.titles) for part in lessons)
+    # Workers start with the first job: a run with nothing to render starts none.
+    with worker_pool(events, min(jobs, len(clips) + len(dry) + titles)) as executor:
         pending: dict[Future[Any], tuple[_Lesson, type[LessonScene]]] = {}
 
         def send(part: _Lesson, scene: type[LessonScene], minutes: int | None = None) -> None:
@@ -115,15 +115,17 @@ def render_course(
 
         for index, scene in [*dry, *clips]:
             send(lessons[index], scene)
-        while pending:
+        while True:
+            for part in lessons:
+                _release(part, every_scene, send, finish)
+            if not pending:
+                break
             done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
             _drain(events, display)
             for future in sorted(done, key=lambda f: (pending[f][0].index, pending[f][1].step)):
                 part, scene = pending.pop(future)
                 part.outstanding -= 1
                 _arrived(part, scene, outcome(future))
-            for part in lessons:
-                _release(part, every_scene, send, finish)
 
 
 def _arrived(part: _Lesson, scene: type[LessonScene], value: Any) -> None:
