@@ -233,24 +233,18 @@ def load_course(args: argparse.Namespace) -> Course | str:
     if one_lesson:
         return f"--{one_lesson[0].replace('_', '-')} takes one lesson, not a course"
     try:
-        title, specs = read_course(args.course) if args.course else _lessons_given(args.lesson)
+        title, specs = (
+            read_course(args.course)
+            if args.course
+            else (None, [LessonSpec(f) for f in args.lesson])
+        )
     except CourseError as error:
-        return "\n".join(f"{line}" for line in str(error).splitlines())
+        return str(error)
     lessons, problems = gather(specs)
     if problems:
         return "\n".join(problems)
-    return Course(title, tuple(lessons))
-
-
-def _lessons_given(files: list[str]) -> tuple[str, list[LessonSpec]]:
-    """A course from ``--lesson`` files: titled after the first lesson's series."""
-    specs = [LessonSpec(file) for file in files]
-    first = specs[0]
-    try:
-        series = (default_lesson() if first.file == BUILT_IN else load_lesson(first.file)).series
-    except LessonError:
-        series = "A course"  # the lesson's own problem is named by gather()
-    return series, specs
+    # Lessons given with --lesson make a course named after the first one's series.
+    return Course(title or lessons[0].lesson.series, tuple(lessons))
 
 
 def _scenes_as_rendered(lesson: Lesson, options: Any) -> list[tuple[Any, dict[str, Any]]]:
