@@ -48,7 +48,8 @@ class _Lesson:
     """Titles to render: they wait for the lesson's other clip lengths."""
     others: list[type[LessonScene]]
     measuring: list[type[LessonScene]]
-    """Scenes dry-run for their length alone: the title needs it, and they are not rendered."""
+    """Scenes dry-run for their length, which the title's minutes need: those neither cached
+    nor rendered before the title, the title itself among them."""
     measured: dict[type[LessonScene], float] = field(default_factory=dict)
     outstanding: int = 0
     titles_sent: bool = False
