@@ -7,6 +7,7 @@ python render.py --slides                  # also an HTML deck and a .pptx to pr
 python render.py --check-lesson FILE       # validate a lesson and print what it will show
 python render.py --voice espeak            # narrated by espeak-ng (default: Piper's joe)
 python render.py --script FILE             # the narration script, to record your own voice
+python render.py --course course.toml      # a course: each lesson in a folder, one index page
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import errno
 import os
 import signal
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +34,7 @@ if __name__ == "__main__" and sys.prefix == sys.base_prefix:
     os.execv(_VENV_PYTHON, [str(_VENV_PYTHON), *sys.argv])
 
 from attention_core import Lesson, LessonError, default_lesson, load_lesson
+from publish.course import BUILT_IN, Course, CourseError, LessonSpec, gather, read_course
 from publish.kit.lecture import SLIDE_FORMATS
 from publish.presets import ALPHA_FORMATS, FORMATS, QUALITIES
 from publish.render.tools import RENDER_TOOLS, SCENE_TOOLS, install_line, missing_tools
@@ -60,7 +63,20 @@ def parser() -> argparse.ArgumentParser:
         help="a step number, scene class or slug (repeatable; default: every step)",
     )
     p.add_argument("--list", action="store_true", help="print the steps and their durations")
-    p.add_argument("--lesson", type=Path, metavar="FILE", help="a lesson TOML file")
+    p.add_argument(
+        "--lesson",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help=f"a lesson TOML file ({BUILT_IN}: the built-in lesson); repeat it to render "
+        "several as a course, each into a folder of its own",
+    )
+    p.add_argument(
+        "--course",
+        type=Path,
+        metavar="FILE",
+        help="a course TOML file: a title and [[lessons]] in order (see the README)",
+    )
     p.add_argument(
         "--check-lesson",
         type=Path,
@@ -130,10 +146,9 @@ def main(argv: list[str] | None = None) -> int:
         return _bad(f"--transparent needs --format mov or webm ({args.fmt} has no alpha channel)")
     if args.slides and args.fmt not in SLIDE_FORMATS:
         return _bad(f"--slides needs --format mp4 (PowerPoint cannot play {args.fmt})")
-    try:
-        lesson: Lesson = load_lesson(args.lesson) if args.lesson else default_lesson()
-    except LessonError as error:
-        return _bad(f"lesson: {error}")
+    course = load_course(args)
+    if isinstance(course, str):
+        return _bad(course)
     rendering = not (args.list or args.dry_run)
     missing = missing_tools(RENDER_TOOLS if rendering else SCENE_TOOLS)
     if missing:
@@ -156,11 +171,6 @@ def main(argv: list[str] | None = None) -> int:
     from publish.render.pipeline import Interrupted, Options, publish, terminate_on_sigterm
     from publish.render.progress import make_display
 
-    try:
-        voice = None if args.script else choose_voice(args.voice, lesson)
-    except VoiceError as error:
-        return _bad(str(error))
-
     options = Options(
         quality=QUALITIES[args.quality],
         fmt=args.fmt,
@@ -169,17 +179,29 @@ def main(argv: list[str] | None = None) -> int:
         jobs=args.jobs,
         force=args.force,
         slides=args.slides,
-        voice=voice,
         scheduler=args.scheduler,
     )
+    lessons, problems = [], []
+    for number, entry in enumerate(course.lessons, start=1):
+        where = f"lesson {number} ({entry.source}): " if course.is_course else ""
+        try:
+            voice = None if args.script else choose_voice(args.voice or entry.voice, entry.lesson)
+        except VoiceError as error:
+            problems.append(f"{where}{error}")
+            continue
+        each = replace(options, lesson=entry.name, voice=voice)
+        if voice is not None and voice.kind == "recordings" and rendering:
+            problem = recordings_problem(entry.lesson, each)
+            if problem:
+                problems.append(f"{where}--voice {args.voice or entry.voice}: {problem}")
+        lessons.append((entry.lesson, each))
+    if problems:
+        return _bad(*problems)
+    lesson, options = lessons[0] if not course.is_course else (lessons[0][0], options)
     if args.script:
         return write_script(lesson, options, args.script)
-    if voice is not None and voice.kind == "recordings" and rendering:
-        problem = recordings_problem(lesson, options)
-        if problem:
-            return _bad(f"--voice {args.voice}: {problem}")
     try:
-        with claimed(options.folder, options.work):
+        with claimed(options.folder, options.claim):
             if args.list:
                 preview.list_scenes(lesson, chosen, options.work, sys.stdout, options.narrator)
                 return EXIT_OK
@@ -187,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
                 preview.dry_run(lesson, chosen, options, sys.stdout)
                 return EXIT_OK
             with terminate_on_sigterm(), make_display() as display:
-                return publish(lesson, SCENES, chosen, options, display)
+                return publish(lessons, SCENES, chosen, display, course.title)
     except (OutputTrouble, ClusterError) as error:
         return _bad(str(error))
     except OSError as error:
@@ -201,6 +223,36 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 128 + int(signum)
+
+
+def load_course(args: argparse.Namespace) -> Course | str:
+    """The lessons the command names, every one loaded and checked; or what is wrong with them,
+    a line per problem. One ``--lesson`` (or none) renders as it always has; several, or
+    ``--course``, make a course."""
+    if args.course and args.lesson:
+        return "--course and --lesson: give the lessons in the course file, or with --lesson"
+    if not args.course and len(args.lesson) <= 1:
+        file = args.lesson[0] if args.lesson else BUILT_IN
+        try:
+            return Course.of(default_lesson() if file == BUILT_IN else load_lesson(file))
+        except LessonError as error:
+            return f"lesson: {error}"
+    one_lesson = [flag for flag in ("list", "dry_run", "script") if getattr(args, flag)]
+    if one_lesson:
+        return f"--{one_lesson[0].replace('_', '-')} takes one lesson, not a course"
+    try:
+        title, specs = (
+            read_course(args.course)
+            if args.course
+            else (None, [LessonSpec(f) for f in args.lesson])
+        )
+    except CourseError as error:
+        return str(error)
+    lessons, problems = gather(specs)
+    if problems:
+        return "\n".join(problems)
+    # Lessons given with --lesson make a course named after the first one's series.
+    return Course(title or lessons[0].lesson.series, tuple(lessons))
 
 
 def _scenes_as_rendered(lesson: Lesson, options: Any) -> list[tuple[Any, dict[str, Any]]]:
@@ -255,8 +307,11 @@ def check_lesson(path: Path) -> int:
     return EXIT_OK
 
 
-def _bad(message: str) -> int:
-    print(f"render.py: {message}", file=sys.stderr)
+def _bad(*messages: str) -> int:
+    """Say what is wrong, one line per problem, and exit 2."""
+    for message in messages:
+        for line in message.splitlines():
+            print(f"render.py: {line}", file=sys.stderr)
     return EXIT_BAD_INPUT
 
 

@@ -359,7 +359,7 @@ def test_plain_and_live_displays_report_every_event() -> None:
     assert lines[:3] == [
         "cached   01_a",
         "running  02_b",
-        "done     02_b  (3.0 s of video in 4.0 s)",
+        "done     02_b  (3.0 s of video in 4.0 s)  [1/1 clips]",
     ]
     assert "0:02.0" in lines[-1]
     assert "2.0 MB" in lines[-1]
@@ -752,7 +752,7 @@ def test_a_failing_scene_is_named_and_the_others_are_kept(tmp_path: Path) -> Non
     options = Options(quality=LOW, fmt="mp4", transparent=False, out=tmp_path, jobs=2)
     scenes = (TinyCircle, AlwaysFails)
     with PlainDisplay(log) as display:
-        code = publish(default_lesson(), scenes, scenes, options, display)
+        code = publish([(default_lesson(), options)], scenes, scenes, display)
     printed = log.getvalue()
     assert code == 1
     assert "FAILED   02_broken: RuntimeError: deliberate failure in AlwaysFails" in printed

@@ -10,7 +10,17 @@ from typing import Any, ClassVar, Self
 
 from publish.media.files import sha256, write_text
 
-__all__ = ["Chapter", "ClipEntry", "FileRef", "FullEntry", "Manifest", "write_manifest"]
+__all__ = [
+    "Chapter",
+    "ClipEntry",
+    "CourseEntry",
+    "CourseManifest",
+    "FileRef",
+    "FullEntry",
+    "Manifest",
+    "write_course_manifest",
+    "write_manifest",
+]
 
 
 @dataclass(frozen=True)
@@ -152,3 +162,36 @@ class Manifest:
 def write_manifest(path: Path, manifest: Manifest) -> None:
     """Write manifest.json atomically; no timestamps, so an unchanged run writes the same bytes."""
     write_text(path, json.dumps(manifest.to_json(), indent=2, ensure_ascii=False) + "\n")
+
+
+@dataclass(frozen=True)
+class CourseEntry:
+    """One lesson of a course: its folder, its manifest and page there, and its length."""
+
+    name: str
+    title: str
+    folder: str
+    manifest: str
+    """``four_tokens/manifest.json``, relative to ``course.json``."""
+    page: str | None
+    """``four_tokens/index.html``; None when the format has no page."""
+    duration: float
+    """The whole lesson's length in seconds (its clips' lengths when it is not joined)."""
+
+
+@dataclass(frozen=True)
+class CourseManifest:
+    """``course.json``: the course's title and its lessons in order."""
+
+    title: str
+    quality: str
+    format: str
+    lessons: tuple[CourseEntry, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def write_course_manifest(path: Path, course: CourseManifest) -> None:
+    """Write course.json atomically, like manifest.json."""
+    write_text(path, json.dumps(course.to_json(), indent=2, ensure_ascii=False) + "\n")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from importlib.util import find_spec
@@ -22,7 +23,7 @@ from typing import Any
 from attention_core import Lesson
 from attention_core.reads import Path as ReadPath
 from attention_core.reads import values_of
-from publish.media.files import write_text
+from publish.media.files import replacing, write_text
 from publish.media.manifest import ClipEntry, FullEntry
 
 __all__ = [
@@ -219,6 +220,18 @@ class Records:
         except (TypeError, KeyError, ValueError):
             return None
         return Cached(entry, reads, kwargs) if entry.matches(self.folder) else None
+
+    def adopt(self, other: Records, file: str, key_of: KeyOf) -> Cached | None:
+        """The clip ``other`` holds under ``key_of``'s key, copied here with its poster,
+        captions and record: a clip is its key, whichever lesson's folder it was made in."""
+        found = other.clip(file, key_of)
+        if found is None:
+            return None
+        for ref in found.entry.files:
+            with replacing(self.folder / ref.file) as temporary:
+                shutil.copyfile(other.folder / ref.file, temporary)
+        self.save(key_of(found.reads, found.kwargs), found.entry, found.reads, found.kwargs)
+        return found if found.entry.matches(self.folder) else None
 
     def full(self, file: str, key: str) -> FullEntry | None:
         """The whole video made with ``key``, if its files are still there unchanged."""

@@ -16,7 +16,16 @@ from publish.render import worker
 if TYPE_CHECKING:
     from scenes import LessonScene
 
-__all__ = ["event_queue", "gather", "longest_first", "run_jobs", "submit", "worker_pool"]
+__all__ = [
+    "event_queue",
+    "gather",
+    "longest_first",
+    "outcome",
+    "run_jobs",
+    "start",
+    "submit",
+    "worker_pool",
+]
 
 J = TypeVar("J")
 T = TypeVar("T")
@@ -89,6 +98,22 @@ def submit(
         return {executor.submit(function, job): scene for scene, job in jobs.items()}
 
 
+def start(executor: Executor, function: Callable[[J], T], job: J) -> Future[T]:
+    """Queue one job; the workers take jobs first come, first served."""
+    with _sigint_ignored():  # workers are started by submit()
+        return executor.submit(function, job)
+
+
+def outcome(future: Future[T]) -> T | worker.ClipFailed:
+    """A finished job's value, or why it failed (its worker process dying included)."""
+    try:
+        return future.result()
+    except worker.ClipFailed as error:
+        return error
+    except BrokenProcessPool:
+        return worker.ClipFailed("its worker process died (out of memory?)")
+
+
 def gather(
     futures: Mapping[Future[T], type[LessonScene]],
     failed: Callable[[type[LessonScene], worker.ClipFailed], None],
@@ -102,13 +127,9 @@ def gather(
         done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
         tick()
         for future in sorted(done, key=lambda f: futures[f].step):
-            scene = futures[future]
-            try:
-                value = future.result()
-            except worker.ClipFailed as error:
-                failed(scene, error)
-            except BrokenProcessPool:
-                failed(scene, worker.ClipFailed("its worker process died (out of memory?)"))
+            scene, value = futures[future], outcome(future)
+            if isinstance(value, worker.ClipFailed):
+                failed(scene, value)
             else:
                 results[scene] = value
                 finished(scene, value)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Protocol, Self, TextIO
 
@@ -19,7 +20,15 @@ from rich.progress import (
 )
 from rich.table import Table
 
-__all__ = ["Display", "PlainDisplay", "RichDisplay", "Row", "SummaryRow", "make_display"]
+__all__ = [
+    "Display",
+    "PlainDisplay",
+    "RichDisplay",
+    "Row",
+    "SummaryRow",
+    "Tally",
+    "make_display",
+]
 
 
 @dataclass(frozen=True)
@@ -81,6 +90,51 @@ def _clock(seconds: float) -> str:
     return f"{int(minutes)}:{rest:04.1f}"
 
 
+@dataclass
+class Tally:
+    """The whole run's progress, every lesson of a course at once: clips done of the clips to
+    do, and the time left at the pace so far (seconds of video made per second of wall time,
+    from the first clip started; clips of unknown length count as the average known one)."""
+
+    expected: dict[str, float] = field(default_factory=dict)
+    todo: set[str] = field(default_factory=set)
+    done: set[str] = field(default_factory=set)
+    started: float | None = None
+
+    def plan(self, rows: Sequence[Row]) -> None:
+        self.expected = {row.name: row.seconds for row in rows}
+        self.todo = set(self.expected)
+
+    def cached(self, name: str) -> None:
+        self.todo.discard(name)
+
+    def running(self, now: float) -> None:
+        if self.started is None:
+            self.started = now
+
+    def finished(self, name: str) -> None:
+        """A clip done, or failed: either way no longer to do."""
+        if name in self.todo:
+            self.done.add(name)
+
+    def _seconds(self, name: str) -> float:
+        known = [s for s in self.expected.values() if s > 0]
+        return self.expected.get(name) or (sum(known) / len(known) if known else 1.0)
+
+    def left(self, now: float) -> float | None:
+        """Seconds of wall time left, once a clip is done; None before."""
+        if self.started is None or not self.done or now <= self.started:
+            return None
+        pace = sum(self._seconds(name) for name in self.done) / (now - self.started)
+        return sum(self._seconds(name) for name in self.todo - self.done) / pace
+
+    def line(self, now: float) -> str:
+        """``3/14 clips, about 1:20 left``."""
+        counted = f"{len(self.done)}/{len(self.todo)} clips"
+        left = self.left(now)
+        return f"{counted}, about {_clock(left)[:-2]} left" if left else counted
+
+
 class _Context:
     """A display used as a context: ``open`` on the way in, ``close`` however the run ends."""
 
@@ -108,6 +162,7 @@ class PlainDisplay(_Context):
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
+        self.tally = Tally()
 
     def close(self) -> None:
         self.stream.flush()
@@ -119,27 +174,33 @@ class PlainDisplay(_Context):
         self._say(message)
 
     def plan(self, rows: Sequence[Row]) -> None:
-        pass
+        self.tally.plan(rows)
 
     def cached(self, name: str) -> None:
+        self.tally.cached(name)
         self._say(f"cached   {name}")
 
     def running(self, name: str) -> None:
+        self.tally.running(time.monotonic())
         self._say(f"running  {name}")
 
     def advanced(self, name: str, seconds: float) -> None:
         pass
 
     def done(self, name: str, seconds: float, elapsed: float) -> None:
-        self._say(f"done     {name}  ({seconds:.1f} s of video in {elapsed:.1f} s)")
+        self.tally.finished(name)
+        progress = self.tally.line(time.monotonic())
+        self._say(f"done     {name}  ({seconds:.1f} s of video in {elapsed:.1f} s)  [{progress}]")
 
     def failed(self, name: str, message: str) -> None:
-        self._say(f"FAILED   {name}: {message}")
+        self.tally.finished(name)
+        self._say(f"FAILED   {name}: {message}  [{self.tally.line(time.monotonic())}]")
 
     def summary(self, rows: Sequence[SummaryRow]) -> None:
+        width = max([28, *(len(row.file) for row in rows)])  # a course's names are longer
         for row in rows:
             file, state, duration, size = row.cells
-            self._say(f"{file:<28} {state:<8} {duration:>8} {size:>9}")
+            self._say(f"{file:<{width}} {state:<8} {duration:>8} {size:>9}")
 
 
 class RichDisplay(_Context):
@@ -159,6 +220,7 @@ class RichDisplay(_Context):
         self.totals: dict[str, float] = {}
         self.completed: dict[str, float] = {}
         self.overall: TaskID | None = None
+        self.tally = Tally()
 
     def open(self) -> None:
         self.progress.start()
@@ -170,6 +232,7 @@ class RichDisplay(_Context):
         self.progress.console.print(message)
 
     def plan(self, rows: Sequence[Row]) -> None:
+        self.tally.plan(rows)
         self.overall = self.progress.add_task(
             "[bold]all steps", total=sum(r.seconds or 1.0 for r in rows), state=""
         )
@@ -188,21 +251,29 @@ class RichDisplay(_Context):
             self.progress.update(self.tasks[name], state=state)
         self.progress.update(self.tasks[name], completed=self.completed[name])
         if self.overall is not None:
-            self.progress.update(self.overall, completed=sum(self.completed.values()))
+            self.progress.update(
+                self.overall,
+                completed=sum(self.completed.values()),
+                description=f"[bold]all steps[/]  [dim]{self.tally.line(time.monotonic())}",
+            )
 
     def cached(self, name: str) -> None:
+        self.tally.cached(name)
         self._set(name, self.totals.get(name, 1.0), "[cyan]cached")
 
     def running(self, name: str) -> None:
+        self.tally.running(time.monotonic())
         self._set(name, 0.0, "[yellow]running")
 
     def advanced(self, name: str, seconds: float) -> None:
         self._set(name, seconds)
 
     def done(self, name: str, seconds: float, elapsed: float) -> None:
+        self.tally.finished(name)
         self._set(name, self.totals.get(name, 1.0), "[green]done")
 
     def failed(self, name: str, message: str) -> None:
+        self.tally.finished(name)
         self._set(name, self.completed.get(name, 0.0), "[red]FAILED")
         self.progress.console.print(f"[red]{name} failed:[/] {escape(message)}")
 

@@ -85,6 +85,8 @@ class ClipJob:
     """Extra scene arguments, e.g. ``(("minutes", 4),)`` for the title."""
     narrator: Narrator | None = None
     """Who says the beats; None for a silent clip paced for reading."""
+    label: str = ""
+    """What its progress events name it by: ``03_score``, in a course ``four_tokens/03_score``."""
 
 
 @dataclass(frozen=True)
@@ -143,7 +145,7 @@ def _scene_class(path: str) -> Any:
 
 
 Event = tuple[str, str, float]
-"""(kind, scene path, value): ("start", path, 0.0), or ("time", path, seconds rendered so far)."""
+"""(kind, job label, value): ("start", label, 0.0), or ("time", label, seconds rendered so far)."""
 
 _events: Any = None
 
@@ -251,7 +253,7 @@ def dry_run(job: DryJob) -> Probe:
 def render_clip(job: ClipJob) -> ClipResult:
     """Render ``job.scene``; raise :class:`ClipFailed` (picklable) if the scene raises."""
     started = time.monotonic()
-    _emit("start", job.scene)
+    _emit("start", job.label)
     try:
         with work_folder(job.work):
             for stale in ("video", "partial"):
@@ -277,7 +279,7 @@ def _render(job: ClipJob, started: float) -> ClipResult:
         kwargs["narration"] = speaking
     with tempconfig(settings(job)):
         scene = _scene_class(job.scene)(lesson=lesson, renderer=clip_renderer(), **kwargs)
-        probe = record(scene, after_each=lambda: _emit("time", job.scene, float(scene.time)))
+        probe = record(scene, after_each=lambda: _emit("time", job.label, float(scene.time)))
         scene.render()
         video, captions = output_files(scene)
     if video is None or not video.is_file():

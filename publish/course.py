@@ -1,0 +1,168 @@
+"""A course: lessons in order, each rendered into a folder of its own, named from its file.
+
+A course file is TOML, data only::
+
+    title = "Transformers, by hand"
+
+    [[lessons]]
+    file = "default"                    # the built-in lesson
+    [[lessons]]
+    file = "lessons/four_tokens.toml"   # relative to the course file
+    voice = "espeak"                    # optional: who narrates this lesson
+
+Every problem, in the course file and in each lesson, is collected before anything renders,
+so that one run names them all.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from attention_core import Lesson, LessonError, default_lesson, load_lesson
+
+__all__ = [
+    "BUILT_IN",
+    "Course",
+    "CourseError",
+    "CourseLesson",
+    "LessonSpec",
+    "gather",
+    "read_course",
+]
+
+BUILT_IN = "default"
+"""What names the built-in lesson, as a course's ``file`` or a ``--lesson``: its folder too."""
+MAX_TITLE = 80
+MAX_FILE_BYTES = 64 * 1024
+LESSON_KEYS = frozenset({"file", "voice"})
+
+
+class CourseError(ValueError):
+    """A course that cannot be rendered; each line of the message names one problem."""
+
+
+@dataclass(frozen=True)
+class LessonSpec:
+    """A lesson as a course names it: its file (or :data:`BUILT_IN`) and optional overrides."""
+
+    file: str
+    voice: str | None = None
+
+    @property
+    def name(self) -> str:
+        """Its folder's name: the file's stem (``four_tokens``), or ``default``."""
+        return BUILT_IN if self.file == BUILT_IN else Path(self.file).stem
+
+
+@dataclass(frozen=True)
+class CourseLesson:
+    """One lesson of a run, loaded and valid."""
+
+    name: str
+    """The folder it renders into under ``media/<quality>/``; empty for a lone lesson, which
+    renders into ``media/<quality>/`` itself, as it always has."""
+    lesson: Lesson
+    voice: str | None = None
+    """The course's ``voice`` for it; the command line's ``--voice`` wins over it."""
+    source: str = BUILT_IN
+
+
+@dataclass(frozen=True)
+class Course:
+    """What one run renders: a lone lesson (no title), or a course of lessons in order."""
+
+    title: str | None
+    lessons: tuple[CourseLesson, ...]
+
+    @classmethod
+    def of(cls, lesson: Lesson) -> Course:
+        """One lesson rendered as before, into the quality folder itself."""
+        return cls(None, (CourseLesson("", lesson),))
+
+    @property
+    def is_course(self) -> bool:
+        """Whether the lessons get folders of their own, an index page and ``course.json``."""
+        return self.title is not None
+
+
+def read_course(path: Path) -> tuple[str, list[LessonSpec]]:
+    """The course file's title and lessons, the lessons' files made relative to the course
+    file; raise :class:`CourseError` with a line per problem."""
+    where = f"course {path}"
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise CourseError(f"{where}: larger than {MAX_FILE_BYTES // 1024} KiB")
+        data = tomllib.loads(path.read_text("utf-8"))
+    except OSError as error:
+        raise CourseError(f"{where}: cannot read it ({error.strerror})") from None
+    except UnicodeDecodeError:
+        raise CourseError(f"{where}: not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as error:
+        raise CourseError(f"{where}: not valid TOML ({error})") from None
+    problems = [f"{where}: unknown key {key!r}" for key in data if key not in {"title", "lessons"}]
+    title = data.get("title")
+    if not isinstance(title, str) or not title.strip():
+        problems.append(f'{where}: title: expected a text, e.g. title = "Transformers, by hand"')
+    elif len(title) > MAX_TITLE or not title.isprintable():
+        problems.append(f"{where}: title: one line of at most {MAX_TITLE} characters")
+    lessons = data.get("lessons")
+    specs = []
+    if not isinstance(lessons, list) or not lessons:
+        problems.append(f'{where}: lessons: expected [[lessons]] tables, each with file = "…"')
+    else:
+        for number, table in enumerate(lessons, start=1):
+            spec = _spec(table, path.parent, f"{where}: lessons[{number}]")
+            if isinstance(spec, str):
+                problems.append(spec)
+            else:
+                specs.append(spec)
+    if problems:
+        raise CourseError("\n".join(problems))
+    assert isinstance(title, str)
+    return title, specs
+
+
+def _spec(table: object, folder: Path, where: str) -> LessonSpec | str:
+    """One ``[[lessons]]`` table as a spec, or the line saying what is wrong with it."""
+    if not isinstance(table, dict):
+        return f'{where}: expected a table with file = "…"'
+    if "quality" in table:
+        return (
+            f"{where}: quality: a course renders at one --quality, into one folder; "
+            "run the course again for another quality"
+        )
+    unknown = sorted(set(table) - LESSON_KEYS)
+    if unknown:
+        return f"{where}: unknown key {unknown[0]!r}; a lesson takes file and voice"
+    file, voice = table.get("file"), table.get("voice")
+    if not isinstance(file, str) or not file:
+        return f'{where}: file: expected a lesson file, e.g. file = "lessons/four_tokens.toml"'
+    if voice is not None and not isinstance(voice, str):
+        return f'{where}: voice: expected a text, e.g. voice = "espeak"'
+    return LessonSpec(file if file == BUILT_IN else str(folder / file), voice)
+
+
+def gather(specs: Sequence[LessonSpec]) -> tuple[list[CourseLesson], list[str]]:
+    """Every lesson loaded, and a line per problem: a lesson that does not load, or a folder
+    name that two lessons would share."""
+    lessons, problems = [], []
+    seen: dict[str, str] = {}
+    for number, spec in enumerate(specs, start=1):
+        where = f"lesson {number} ({spec.file})"
+        if spec.name in seen:
+            problems.append(
+                f"{where}: its folder {spec.name}/ is also {seen[spec.name]}'s; "
+                "rename one of the files"
+            )
+            continue
+        seen[spec.name] = spec.file
+        try:
+            lesson = default_lesson() if spec.file == BUILT_IN else load_lesson(spec.file)
+        except LessonError as error:
+            problems.append(f"{where}: {error}")
+            continue
+        lessons.append(CourseLesson(spec.name, lesson, spec.voice, spec.file))
+    return lessons, problems

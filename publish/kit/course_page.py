@@ -1,0 +1,67 @@
+"""The course's index.html: its title and every lesson in order, each linked to its own page
+with its poster and length. Self-contained; it links only to the lessons' folders beside it."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from publish.kit.beats import clock
+from publish.kit.webpage import STYLE_BASE, page
+
+__all__ = ["LessonLink", "course_html"]
+
+
+@dataclass(frozen=True)
+class LessonLink:
+    """A lesson as the index shows it: where its page is, what it is called, how long it runs."""
+
+    title: str
+    series: str
+    duration: float
+    page: str
+    """Its page, relative to the index: ``four_tokens/index.html``."""
+    poster: str | None
+    """Its first clip's poster, relative to the index; None when no clip was made."""
+
+
+def course_html(title: str, language: str, lessons: Sequence[LessonLink]) -> str:
+    """The index page, in ``language`` (a BCP 47 tag: the first lesson's)."""
+    items = "\n".join(_lesson(number, lesson) for number, lesson in enumerate(lessons, start=1))
+    body = f"<h1>{_text(title)}</h1>\n<ol class=lessons>\n{items}\n</ol>"
+    return page(title, language, STYLE_BASE + _STYLE, body)
+
+
+def _lesson(number: int, lesson: LessonLink) -> str:
+    poster = (
+        f'<img src="{_attr(lesson.poster)}" alt="" width="320" height="180">'
+        if lesson.poster
+        else ""
+    )
+    return (
+        f'<li><a href="{_attr(lesson.page)}">{poster}'
+        f"<span class=title>{number} · {_text(lesson.title)}</span></a>"
+        f"<span class=muted>{_text(lesson.series)} · {clock(lesson.duration)}</span></li>"
+    )
+
+
+def _text(value: str) -> str:
+    return html.escape(value, quote=False)
+
+
+def _attr(value: str) -> str:
+    return html.escape(value, quote=True)
+
+
+_STYLE = """
+body { max-width: 60rem; }
+ol.lessons { list-style: none; padding: 0; display: grid; gap: 1.2rem;
+  grid-template-columns: repeat(auto-fill, minmax(16rem, 1fr)); }
+ol.lessons li { display: flex; flex-direction: column; gap: .3rem; }
+ol.lessons a { color: inherit; text-decoration: none; display: flex; flex-direction: column;
+  gap: .4rem; }
+ol.lessons img { width: 100%; height: auto; border-radius: 6px; background: #000; }
+ol.lessons .title { font-weight: 600; }
+ol.lessons a:hover .title { text-decoration: underline; }
+"""

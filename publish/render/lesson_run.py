@@ -1,0 +1,339 @@
+"""One lesson of a run: its cached clips, each clip finished as it arrives, the joined video,
+the manifest and the lecture kit."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from attention_core import Lesson
+from publish.kit.lecture import write_kit
+from publish.media.captions import clamp, join, milliseconds, parse_srt, to_srt, to_vtt
+from publish.media.description import description
+from publish.media.ffmpeg import poster, probe, remux
+from publish.media.files import replacing, sha256, write_text
+from publish.media.join import chapters_for, join_clips
+from publish.media.manifest import ClipEntry, FileRef, FullEntry, Manifest, write_manifest
+from publish.narration.soundtrack import encoding, iso639_2, narration_track
+from publish.presets import FULL_NAME, JOINABLE_FORMATS, clip_name
+from publish.render import worker
+from publish.render.cache import Cached, KeyOf, Records, full_key
+from publish.render.options import Options
+from publish.render.progress import Display, SummaryRow
+from scenes.timing import minutes_of
+
+if TYPE_CHECKING:
+    from scenes import LessonScene
+
+__all__ = ["DESCRIPTION", "LessonRun", "Outcome"]
+
+DESCRIPTION = "description.txt"
+"""Beside the whole video: its title, chapter lines and references, for the upload page."""
+POSTER_BEFORE_END = 0.5
+"""Seconds before a clip's end its poster frame is taken: the step's finished picture."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a finished lesson leaves: its manifest, the closing table's rows and notes."""
+
+    manifest: Manifest
+    rows: tuple[SummaryRow, ...]
+    notes: tuple[str, ...]
+    failed: bool
+
+
+@dataclass
+class LessonRun:
+    """One lesson's state in a run."""
+
+    lesson: Lesson
+    options: Options
+    display: Display
+    key_of: Callable[[type[LessonScene]], KeyOf]
+    """Each scene's key, from the lesson fields it read and its arguments."""
+    elsewhere: tuple[Records, ...] = ()
+    """Other folders of this quality whose identical clips (same key) are copied, not rendered."""
+    clips: dict[type[LessonScene], ClipEntry] = field(default_factory=dict)
+    titles: dict[type[LessonScene], Cached] = field(default_factory=dict)
+    """Clips of scenes that show the lesson's minutes, current if the minutes they show are."""
+    minutes: int | None = None
+    states: dict[type[LessonScene], str] = field(default_factory=dict)
+    failures: dict[type[LessonScene], str] = field(default_factory=dict)
+    join_failure: str | None = None
+
+    @property
+    def records(self) -> Records:
+        return Records(self.options.folder)
+
+    @property
+    def name(self) -> str:
+        """The lesson's folder in a course; empty for a lone lesson."""
+        return self.options.lesson
+
+    def file(self, scene: type[LessonScene]) -> Path:
+        return self.options.file(scene)
+
+    def label(self, scene: type[LessonScene]) -> str:
+        """How progress names the clip: ``03_score``, in a course ``four_tokens/03_score``."""
+        name = clip_name(scene.step, scene.slug)
+        return f"{self.name}/{name}" if self.name else name
+
+    def find_cached(
+        self, every_scene: Sequence[type[LessonScene]], forced: Sequence[type[LessonScene]]
+    ) -> None:
+        """Every clip whose key is unchanged, here or (copied here) in another folder; a
+        title's only if the minutes it shows are known (every other clip is cached) and
+        unchanged."""
+        for scene in every_scene:
+            found = None if scene in forced else self._cached(scene)
+            if found is not None and scene.shows_length:
+                self.titles[scene] = found
+            elif found is not None:
+                self.clips[scene] = found.entry
+        self.settle_titles(every_scene)
+
+    def _cached(self, scene: type[LessonScene]) -> Cached | None:
+        name = self.file(scene).name
+        found = self.records.clip(name, self.key_of(scene))
+        for other in self.elsewhere:
+            if found is not None:
+                break
+            found = self.records.adopt(other, name, self.key_of(scene))
+        return found
+
+    def expected(self, scenes: Sequence[type[LessonScene]]) -> dict[type[LessonScene], float]:
+        """Each scene's clip length when last made here (or, failing that, in a folder it may
+        be copied from), whatever it was made with: an estimate, to plan and order work by."""
+        found = {}
+        for scene in scenes:
+            name = self.file(scene).name
+            for records in (self.records, *self.elsewhere):
+                seconds = records.last_duration(name)
+                if seconds is not None:
+                    found[scene] = seconds
+                    break
+        return found
+
+    def settle_titles(self, every_scene: Sequence[type[LessonScene]]) -> None:
+        """Take the cached titles that show the right minutes, once every clip's length is
+        known."""
+        lengths = {s: e.duration for s, e in self.clips.items()}
+        waiting = {s: found for s, found in self.titles.items() if s not in lengths}
+        lengths |= {s: found.entry.duration for s, found in waiting.items()}
+        if waiting and all(scene in lengths for scene in every_scene):
+            self.take_titles(minutes_of(sum(lengths[scene] for scene in every_scene)))
+
+    def take_titles(self, minutes: int) -> list[type[LessonScene]]:
+        """The titles found in the cache that show ``minutes``, now counted as cached."""
+        self.minutes = minutes
+        current = [
+            s
+            for s, found in self.titles.items()
+            if s not in self.clips and dict(found.kwargs).get("minutes") == minutes
+        ]
+        for scene in current:
+            self.clips[scene] = self.titles[scene].entry
+        return current
+
+    def collect(self, scene: type[LessonScene], result: worker.ClipResult) -> None:
+        """A worker's clip, finished here; a failure to finish it fails the scene alone."""
+        try:
+            entry = self._finish_clip(scene, result)
+        except Exception as error:  # ffmpeg failing on one clip must not lose the others
+            self.fail(scene, f"{type(error).__name__}: {error}")
+        else:
+            self.clips[scene] = entry
+            self.states[scene] = "rendered"
+            self.display.done(self.label(scene), entry.duration, result.elapsed)
+
+    def fail(self, scene: type[LessonScene], message: str, detail: str = "") -> None:
+        self.failures[scene] = message
+        self.clips.pop(scene, None)
+        self.display.failed(self.label(scene), message)
+        if detail:
+            log = self.options.work / scene.slug / "error.log"
+            try:
+                log.parent.mkdir(parents=True, exist_ok=True)
+                log.write_text(detail, encoding="utf-8")
+            except OSError as error:  # the disk that failed the scene may fail its log too
+                self.display.note(f"  traceback not saved: {error.strerror}")
+            else:
+                self.display.note(f"  traceback: {log}")
+
+    def _finish_clip(self, scene: type[LessonScene], result: worker.ClipResult) -> ClipEntry:
+        """Move a worker's clip into place byte-reproducibly, with its narration, its captions
+        (a sidecar and a subtitle track) and its poster."""
+        final = self.file(scene)
+        length = probe(result.video).duration
+        captions_file = final.with_suffix(".srt")
+        captions = track = None
+        if result.captions is not None:
+            # manim writes its subcaption file with the text as it is; ours escapes it.
+            raw = parse_srt(result.captions.read_text("utf-8"), escaped=False)
+            cues = clamp(raw, milliseconds(length))
+            write_text(captions_file, to_srt(cues))
+            captions = FileRef.of(captions_file)
+            track = result.video.with_name("subtitles.vtt")  # see media.remux on why WebVTT
+            track.write_text(to_vtt(cues), encoding="utf-8")
+        else:
+            captions_file.unlink(missing_ok=True)
+        narration = None
+        if result.speech:
+            narration = narration_track(result.speech, length, result.video.parent)
+        with replacing(final) as temporary:
+            remux(
+                result.video,
+                temporary,
+                language=self.language,
+                subtitles=track,
+                audio=narration,
+                audio_options=encoding(final.suffix) if narration else (),
+            )
+        info = probe(final)
+        poster_file = final.with_suffix(".png")
+        with replacing(poster_file) as temporary:
+            poster(final, temporary, info.duration - POSTER_BEFORE_END)
+        entry = ClipEntry(
+            file=final.name,
+            step=scene.step,
+            scene=scene.__name__,
+            title=scene.headline(self.lesson),
+            duration=info.duration,
+            width=info.width,
+            height=info.height,
+            fps=info.fps,
+            size=final.stat().st_size,
+            sha256=sha256(final),
+            poster=FileRef.of(poster_file),
+            captions=captions,
+            numbers=result.numbers,
+        )
+        reads = sorted({*result.reads, ("words", f"{scene.slug}.heading.title")}, key=str)
+        kwargs = (("minutes", self.minutes),) if scene.shows_length else ()
+        self.records.save(self.key_of(scene)(reads, kwargs), entry, reads, kwargs)
+        shutil.rmtree(result.video.parent, ignore_errors=True)
+        return entry
+
+    @property
+    def language(self) -> str:
+        """The tag of the lesson's sound and subtitle tracks (ISO 639-2: ``eng``)."""
+        return iso639_2(self.lesson.words["common.word.language"])
+
+    def complete(
+        self, every_scene: Sequence[type[LessonScene]], chosen: Sequence[type[LessonScene]]
+    ) -> Outcome:
+        """Join the whole video if every clip is current, then write the kit and manifest."""
+        import manim
+
+        options = self.options
+        full = self._join_if_complete(every_scene)
+        manifest = Manifest(
+            lesson=self.lesson.title,
+            quality=options.quality.name,
+            format=options.fmt,
+            transparent=options.transparent,
+            manim=manim.__version__,
+            clips=tuple(self.clips[s] for s in every_scene if s in self.clips),
+            full=full[0] if full else None,
+        )
+        kit = write_kit(
+            options.folder,
+            self.lesson,
+            manifest,
+            steps_wanted=len(every_scene),
+            slides=options.slides,
+        )
+        kit_files = tuple(FileRef.of(options.folder / name) for name in kit.files)
+        manifest = replace(manifest, kit=kit_files)
+        write_manifest(options.folder / "manifest.json", manifest)
+        prefix = f"{self.name}/" if self.name else ""
+        rows = [
+            SummaryRow(prefix + entry.file, self.states[s], entry.duration, entry.size)
+            for s in chosen
+            if (entry := self.clips.get(s)) is not None
+        ]
+        if full:
+            rows.append(SummaryRow(prefix + full[0].file, full[1], full[0].duration, full[0].size))
+        notes = [f"step {s.step} ({s.__name__}) failed: {m}" for s, m in self.failures.items()]
+        notes += [self.join_failure] if self.join_failure else []
+        notes += kit.notes
+        if self.name:
+            notes = [f"{self.name}: {note}" for note in notes]
+        failed = bool(self.failures or self.join_failure)
+        return Outcome(manifest, tuple(rows), tuple(notes), failed)
+
+    def _join_if_complete(
+        self, every_scene: Sequence[type[LessonScene]]
+    ) -> tuple[FullEntry, str] | None:
+        """The whole video, when the format allows it and every step's clip is current."""
+        options = self.options
+        if options.fmt not in JOINABLE_FORMATS:
+            self.display.note(f"{options.fmt}: the whole-lesson video and its chapters are skipped")
+            return None
+        missing = [scene for scene in every_scene if scene not in self.clips]
+        if missing:
+            steps = ", ".join(str(scene.step) for scene in missing)
+            self.display.note(f"whole-lesson video not joined: step(s) {steps} not ready")
+            return None
+        clips = [self.clips[scene] for scene in every_scene]
+        target = options.folder / f"{FULL_NAME}.{options.fmt}"
+        key = full_key(self.lesson.title, clips)
+        cached = None if options.force else self.records.full(target.name, key)
+        if cached is not None:
+            return cached, "cached"
+        try:
+            return self._join(clips, target, key), "joined"
+        except Exception as error:
+            self.join_failure = f"joining the whole video failed: {error}"
+            return None
+
+    def _join(self, clips: Sequence[ClipEntry], target: Path, key: str) -> FullEntry:
+        folder = self.options.folder
+        lengths = [milliseconds(clip.duration) for clip in clips]
+        chapters = chapters_for([(clip.title, ms) for clip, ms in zip(clips, lengths, strict=True)])
+        cues = join(
+            [
+                (
+                    parse_srt((folder / clip.captions.file).read_text("utf-8"))
+                    if clip.captions
+                    else [],
+                    ms,
+                )
+                for clip, ms in zip(clips, lengths, strict=True)
+            ]
+        )
+        srt_file, vtt_file = target.with_suffix(".srt"), target.with_suffix(".vtt")
+        write_text(srt_file, to_srt(cues))
+        write_text(vtt_file, to_vtt(cues))
+        join_clips(
+            [folder / clip.file for clip in clips],
+            self.lesson.title,
+            chapters,
+            target,
+            self.options.work / "join",
+            subtitles=vtt_file,
+            language=self.language,
+        )
+        info = probe(target)
+        description_file = folder / DESCRIPTION
+        write_text(description_file, description(self.lesson, chapters))
+        entry = FullEntry(
+            file=target.name,
+            title=self.lesson.title,
+            duration=info.duration,
+            width=info.width,
+            height=info.height,
+            fps=info.fps,
+            size=target.stat().st_size,
+            sha256=sha256(target),
+            chapters=tuple(chapters),
+            captions=(FileRef.of(srt_file), FileRef.of(vtt_file)),
+            numbers=tuple(dict.fromkeys(n for clip in clips for n in clip.numbers)),
+            description=FileRef.of(description_file),
+        )
+        self.records.save(key, entry)
+        return entry

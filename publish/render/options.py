@@ -1,0 +1,70 @@
+"""What a run renders and where: the quality, the format, the folders, the voice."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from publish.narration.voices import Narrator, Voice
+from publish.presets import Quality, clip_name
+
+if TYPE_CHECKING:
+    from scenes import LessonScene
+
+__all__ = ["Options"]
+
+
+@dataclass(frozen=True)
+class Options:
+    """What to render and where."""
+
+    quality: Quality
+    fmt: str
+    transparent: bool
+    out: Path
+    jobs: int
+    force: bool = False
+    """Render the chosen scenes (and join) even when cached."""
+    slides: bool = False
+    """Also write the decks: ``slides.html`` and ``slides.pptx``."""
+    voice: Voice | None = None
+    """Who narrates; None for silent clips paced for reading."""
+    lesson: str = ""
+    """A course's lesson: the folder of its own it renders into; empty for a lone lesson."""
+    scheduler: str | None = None
+    """A Dask scheduler's address (``tcp://host:8786``) to render on; None for local workers."""
+
+    @property
+    def narrator(self) -> Narrator | None:
+        """The voice with its speech store, ``media/.speech/``, shared by every quality."""
+        return None if self.voice is None else Narrator(self.voice, self.out / ".speech")
+
+    @property
+    def quality_folder(self) -> Path:
+        """``media/high/``: a lone lesson's files, or a course's index and lesson folders."""
+        return self.out / self.quality.name
+
+    @property
+    def folder(self) -> Path:
+        """Where the finished files land: ``media/high/``, or ``media/high/four_tokens/``."""
+        return self.quality_folder / self.lesson if self.lesson else self.quality_folder
+
+    @property
+    def claim(self) -> Path:
+        """The work folder a run claims (for every lesson it renders): ``media/.work/high/``."""
+        return self.out / ".work" / self.quality.name
+
+    @property
+    def work(self) -> Path:
+        """manim's working files, one folder per scene: ``media/.work/high/score/``; a course's
+        lesson keeps its own, ``media/.work/high/course/four_tokens/score/``."""
+        return self.claim / "course" / self.lesson if self.lesson else self.claim
+
+    def file(self, scene: type[LessonScene]) -> Path:
+        """Where a scene's clip lands: ``media/high/03_score.mp4``."""
+        return self.folder / f"{clip_name(scene.step, scene.slug)}.{self.fmt}"
+
+    def scene_work(self, scene: type[LessonScene]) -> Path:
+        """The scene's own work folder, for its renders and dry runs alike."""
+        return (self.work / scene.slug).resolve()

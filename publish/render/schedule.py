@@ -1,0 +1,264 @@
+"""One queue for every clip of every lesson in a run, longest expected first.
+
+Each lesson's title (it shows the lesson's length in minutes) waits for that lesson's other
+clips, or for dry runs of those neither cached nor rendered now; every other clip of every
+lesson is queued at once, so the workers stay busy until the last clip of the course.
+A lesson is finished (joined, its kit and manifest written) as soon as its last clip is in,
+while the workers go on with the others.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from attention_core import Lesson
+from publish.render import worker
+from publish.render.lesson_run import LessonRun
+from publish.render.options import Options
+from publish.render.pool import event_queue, outcome, start, worker_pool
+from publish.render.progress import Display, Row
+from scenes.timing import length_arguments, minutes_of
+
+if TYPE_CHECKING:
+    from scenes import LessonScene
+    from scenes.probe import Probe
+
+__all__ = ["Clip", "clip_job", "dry_job", "queue_order", "render_course"]
+
+Clip = tuple[int, "type[LessonScene]"]
+"""A clip of the run: the index of its lesson, and its scene."""
+
+
+def queue_order(clips: Sequence[Clip], lengths: Mapping[Clip, float]) -> list[Clip]:
+    """``clips`` longest expected first, whatever their lesson; those without a length after
+    them, in course and lesson order; titles last (they are short, and wait anyway)."""
+    return sorted(clips, key=lambda c: (c[1].shows_length, -lengths.get(c, 0.0), c[0], c[1].step))
+
+
+@dataclass
+class _Lesson:
+    """One lesson's part of the queue."""
+
+    index: int
+    run: LessonRun
+    titles: list[type[LessonScene]]
+    """Titles to render: they wait for the lesson's other clip lengths."""
+    others: list[type[LessonScene]]
+    measuring: list[type[LessonScene]]
+    """Scenes dry-run for their length, which the title's minutes need: those neither cached
+    nor rendered before the title, the title itself among them."""
+    measured: dict[type[LessonScene], float] = field(default_factory=dict)
+    outstanding: int = 0
+    titles_sent: bool = False
+    finished: bool = False
+
+
+def _part(
+    index: int,
+    run: LessonRun,
+    every_scene: Sequence[type[LessonScene]],
+    chosen: Sequence[type[LessonScene]],
+) -> _Lesson:
+    todo = [scene for scene in chosen if scene not in run.clips]
+    titles = [scene for scene in todo if scene.shows_length]
+    others = [scene for scene in todo if scene not in titles]
+    measuring = [
+        s
+        for s in every_scene
+        if titles and s not in run.clips and s not in others and s not in run.titles
+    ]
+    return _Lesson(index, run, titles, others, measuring)
+
+
+def render_course(
+    runs: Sequence[LessonRun],
+    every_scene: Sequence[type[LessonScene]],
+    chosen: Sequence[type[LessonScene]],
+    jobs: int,
+    display: Display,
+    finish: Callable[[LessonRun], None],
+) -> None:
+    """Render what ``runs`` lack in worker processes, one queue for all; ``finish`` each
+    lesson as soon as its last clip is in."""
+    lessons = [_part(index, run, every_scene, chosen) for index, run in enumerate(runs)]
+    expected = {
+        (part.index, scene): seconds
+        for part in lessons
+        for scene, seconds in part.run.expected(chosen).items()
+    }
+    _show_board(lessons, chosen, expected, display)
+    clips = queue_order([(p.index, s) for p in lessons for s in p.others], expected)
+    dry = [(p.index, s) for p in lessons for s in p.measuring]
+    for part in lessons:
+        if part.measuring:
+            where = f"{part.run.name}: " if part.run.name else ""
+            display.note(
+                f"{where}measuring {len(part.measuring)} scene(s) for the lesson's length …"
+            )
+    events: Any = event_queue()
+    titles = sum(len(part.titles) for part in lessons)
+    # Workers start with the first job: a run with nothing to render starts none.
+    workers = min(jobs, len(clips) + len(dry) + titles)
+    with _executor(runs[0].options, events, workers, display) as executor:
+        pending: dict[Future[Any], tuple[_Lesson, type[LessonScene]]] = {}
+
+        def send(part: _Lesson, scene: type[LessonScene], minutes: int | None = None) -> None:
+            run = part.run
+            if scene in part.measuring and minutes is None:
+                job: Any = dry_job(run.lesson, run.options, scene)
+                pending[start(executor, worker.dry_run, job)] = (part, scene)
+            else:
+                job = clip_job(run, scene, minutes)
+                pending[start(executor, worker.render_clip, job)] = (part, scene)
+            part.outstanding += 1
+
+        for index, scene in [*dry, *clips]:
+            send(lessons[index], scene)
+        while True:
+            for part in lessons:
+                _release(part, every_scene, send, finish)
+            if not pending:
+                break
+            done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            _drain(events, display)
+            for future in sorted(done, key=lambda f: (pending[f][0].index, pending[f][1].step)):
+                part, scene = pending.pop(future)
+                part.outstanding -= 1
+                _arrived(part, scene, outcome(future))
+
+
+def _arrived(part: _Lesson, scene: type[LessonScene], value: Any) -> None:
+    """A clip rendered or a scene measured (or either failed)."""
+    run = part.run
+    measured = scene in part.measuring and not part.titles_sent
+    if isinstance(value, worker.ClipFailed) and measured:
+        if scene in part.titles:
+            run.fail(scene, f"measuring: {value.message}", value.detail)
+        else:  # measured only for the title's minutes
+            run.display.note(f"{run.label(scene)} failed to measure: {value.message}")
+    elif isinstance(value, worker.ClipFailed):
+        run.fail(scene, value.message, value.detail)
+    elif measured:
+        probe: Probe = value
+        part.measured[scene] = probe.seconds
+    else:
+        run.collect(scene, value)
+
+
+def _release(
+    part: _Lesson,
+    every_scene: Sequence[type[LessonScene]],
+    send: Callable[[_Lesson, type[LessonScene], int | None], None],
+    finish: Callable[[LessonRun], None],
+) -> None:
+    """Once a lesson's other clips are in, queue its titles with its minutes; once those are
+    in too, finish the lesson."""
+    if part.finished or part.outstanding:
+        return
+    run = part.run
+    if part.titles and not part.titles_sent:
+        part.titles_sent = True
+        minutes = _minutes(part, every_scene)
+        if minutes is not None:
+            for scene in run.take_titles(minutes):
+                run.states[scene] = "cached"
+                run.display.cached(run.label(scene))
+            for scene in part.titles:
+                if scene not in run.failures and scene not in run.clips:
+                    send(part, scene, minutes)
+        if part.outstanding:
+            return
+    run.settle_titles(every_scene)  # a title not chosen, once the others are rendered
+    part.finished = True
+    finish(run)
+
+
+def _minutes(part: _Lesson, every_scene: Sequence[type[LessonScene]]) -> int | None:
+    """The lesson's length in minutes from every clip's length; None (failing the titles) when
+    a scene failed, so its length is unknown."""
+    run = part.run
+    lengths: dict[type[LessonScene], float] = {s: e.duration for s, e in run.clips.items()}
+    lengths |= part.measured
+    lengths |= {scene: found.entry.duration for scene, found in run.titles.items()}
+    unknown = [str(scene.step) for scene in every_scene if scene not in lengths]
+    if not unknown:
+        return minutes_of(sum(lengths[scene] for scene in every_scene))
+    for title in part.titles:
+        if title not in run.failures:
+            steps = ", ".join(unknown)
+            run.fail(title, f"the lesson's length is unknown: a scene failed (step {steps})")
+    return None
+
+
+def _show_board(
+    lessons: Sequence[_Lesson],
+    chosen: Sequence[type[LessonScene]],
+    expected: Mapping[Clip, float],
+    display: Display,
+) -> None:
+    """Every chosen clip of every lesson, cached ones already complete."""
+    rows = []
+    for part in lessons:
+        run = part.run
+        for scene in chosen:
+            entry = run.clips.get(scene)
+            length = entry.duration if entry else expected.get((part.index, scene), 0.0)
+            rows.append(Row(run.label(scene), scene.headline(run.lesson), length))
+    display.plan(rows)
+    for part in lessons:
+        for scene in chosen:
+            if scene in part.run.clips:
+                part.run.states[scene] = "cached"
+                part.run.display.cached(part.run.label(scene))
+
+
+def _drain(events: Any, display: Display) -> None:
+    while not events.empty():
+        kind, label, value = events.get()
+        if kind == "start":
+            display.running(label)
+        else:
+            display.advanced(label, value)
+
+
+def _executor(
+    options: Options, events: Any, workers: int, display: Display
+) -> AbstractContextManager[Executor]:
+    """The local worker processes, or the Dask cluster's workers with ``--scheduler``."""
+    if options.scheduler is None:
+        return worker_pool(events, workers)
+    from publish.render.cluster import cluster_pool
+
+    return cluster_pool(options.scheduler, events, display.note)
+
+
+def dry_job(
+    lesson: Lesson, options: Options, scene: type[LessonScene], minutes: int = 0
+) -> worker.DryJob:
+    """A dry run of ``scene`` in its work folder; the title with ``minutes`` (0 to measure it,
+    as ``scenes.timing`` does: its length does not depend on them)."""
+    kwargs = tuple(length_arguments(scene, minutes).items())
+    return worker.DryJob(
+        worker.scene_path(scene), lesson, options.scene_work(scene), kwargs, options.narrator
+    )
+
+
+def clip_job(run: LessonRun, scene: type[LessonScene], minutes: int | None) -> worker.ClipJob:
+    """Everything a worker needs to render ``scene`` of ``run``'s lesson."""
+    options = run.options
+    kwargs = () if minutes is None else tuple(length_arguments(scene, minutes).items())
+    return worker.ClipJob(
+        scene=worker.scene_path(scene),
+        lesson=run.lesson,
+        preset=options.quality.preset,
+        fmt=options.fmt,
+        transparent=options.transparent,
+        work=options.scene_work(scene),
+        kwargs=kwargs,
+        narrator=options.narrator,
+        label=run.label(scene),
+    )

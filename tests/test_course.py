@@ -1,0 +1,167 @@
+"""A course without rendering: the course file, every bad lesson named, the one queue's order,
+the progress over the whole course."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import render
+from publish.course import BUILT_IN, CourseError, LessonSpec, gather, read_course
+from publish.render.progress import PlainDisplay, Row, Tally
+from publish.render.schedule import queue_order
+from scenes import SCENES
+
+ROOT = Path(__file__).parent.parent
+TITLE, OVERVIEW, SCORE, SOFTMAX = SCENES[0], SCENES[1], SCENES[2], SCENES[3]
+BAD_NUMBER = 'title = "Broken"\n'
+"""A lesson file that fails at its first missing field."""
+
+
+def _write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_course_file_names_its_lessons_relative_to_itself(tmp_path: Path) -> None:
+    course = _write(
+        tmp_path / "courses" / "week.toml",
+        'title = "Week one"\n'
+        '[[lessons]]\nfile = "default"\n'
+        '[[lessons]]\nfile = "../lessons/four_tokens.toml"\nvoice = "espeak"\n',
+    )
+    title, specs = read_course(course)
+    assert title == "Week one"
+    assert specs == [
+        LessonSpec(BUILT_IN),
+        LessonSpec(str(tmp_path / "courses" / "../lessons/four_tokens.toml"), "espeak"),
+    ]
+    assert [spec.name for spec in specs] == ["default", "four_tokens"]
+
+
+@pytest.mark.parametrize(
+    ("text", "problems"),
+    [
+        ("", ["title: expected a text", "lessons: expected [[lessons]] tables"]),
+        ('title = "T"\nlessons = []\n', ["lessons: expected [[lessons]] tables"]),
+        ('title = "T"\ncolour = 1\n[[lessons]]\nfile = "a.toml"\n', ["unknown key 'colour'"]),
+        (
+            'title = "T"\n[[lessons]]\nfile = "a.toml"\nquality = "high"\n'
+            '[[lessons]]\nvoice = "joe"\n',
+            [
+                "lessons[1]: quality: a course renders at one --quality",
+                "lessons[2]: file: expected a lesson file",
+            ],
+        ),
+        ('title = "T"\n[[lessons]]\nfile = "a.toml"\nspeed = 2\n', ["unknown key 'speed'"]),
+        ('title = "two\\nlines"\n[[lessons]]\nfile = "a.toml"\n', ["title: one line"]),
+        ("title = [", ["not valid TOML"]),
+    ],
+)
+def test_every_problem_of_a_course_file_is_a_line_of_its_own(
+    tmp_path: Path, text: str, problems: list[str]
+) -> None:
+    course = _write(tmp_path / "course.toml", text)
+    with pytest.raises(CourseError) as raised:
+        read_course(course)
+    lines = str(raised.value).splitlines()
+    assert len(lines) == len(problems)
+    for line, problem in zip(lines, problems, strict=True):
+        assert line.startswith(f"course {course}: ")
+        assert problem in line
+
+
+def test_every_bad_lesson_is_named_and_the_good_ones_load(tmp_path: Path) -> None:
+    bad = _write(tmp_path / "bad.toml", BAD_NUMBER)
+    specs = [
+        LessonSpec(BUILT_IN),
+        LessonSpec(str(bad)),
+        LessonSpec(str(tmp_path / "missing.toml")),
+        LessonSpec(str(ROOT / "lessons" / "four_tokens.toml")),
+        LessonSpec(str(tmp_path / "other" / "four_tokens.toml")),
+    ]
+    lessons, problems = gather(specs)
+    assert [lesson.name for lesson in lessons] == ["default", "four_tokens"]
+    assert len(problems) == 3
+    assert problems[0].startswith(f"lesson 2 ({bad}): ")
+    assert problems[1].startswith(f"lesson 3 ({tmp_path / 'missing.toml'}): ")
+    assert problems[2].startswith("lesson 5 (")
+    assert "its folder four_tokens/ is also" in problems[2]
+
+
+def test_a_course_with_two_bad_lessons_names_both_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _write(tmp_path / "first.toml", BAD_NUMBER)
+    _write(tmp_path / "second.toml", "tokens = 3\n")
+    course = _write(
+        tmp_path / "course.toml",
+        'title = "T"\n[[lessons]]\nfile = "first.toml"\n'
+        '[[lessons]]\nfile = "default"\n[[lessons]]\nfile = "second.toml"\n',
+    )
+    out = tmp_path / "media"
+    assert render.main(["--course", str(course), "--out", str(out), "--quality", "low"]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith(f"render.py: lesson 1 ({tmp_path / 'first.toml'}): ")
+    assert lines[1].startswith(f"render.py: lesson 3 ({tmp_path / 'second.toml'}): ")
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "problem"),
+    [
+        (["--course", "c.toml", "--lesson", "default"], "--course and --lesson"),
+        (["--lesson", "default", "--lesson", "x.toml", "--list"], "--list takes one lesson"),
+        (["--lesson", "default", "--lesson", "x.toml", "--dry-run"], "--dry-run takes one"),
+    ],
+)
+def test_what_takes_one_lesson_refuses_a_course(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], problem: str
+) -> None:
+    assert render.main([*args, "--out", str(tmp_path / "media")]) == 2
+    assert problem in capsys.readouterr().err
+    assert not (tmp_path / "media").exists()
+
+
+def test_one_queue_takes_the_longest_clip_first_whatever_its_lesson() -> None:
+    lengths = {(0, SCORE): 30.0, (1, SCORE): 50.0, (0, SOFTMAX): 40.0, (1, OVERVIEW): 45.0}
+    clips = [(0, SCORE), (0, SOFTMAX), (0, TITLE), (1, TITLE), (1, OVERVIEW), (1, SCORE)]
+    clips += [(0, OVERVIEW), (1, SOFTMAX)]  # never made: no length yet
+    assert queue_order(clips, lengths) == [
+        (1, SCORE),
+        (1, OVERVIEW),
+        (0, SOFTMAX),
+        (0, SCORE),
+        (0, OVERVIEW),
+        (1, SOFTMAX),
+        (0, TITLE),
+        (1, TITLE),
+    ]
+
+
+def test_the_tally_counts_the_whole_course_and_the_time_left() -> None:
+    tally = Tally()
+    tally.plan([Row("a/01", "", 10.0), Row("a/02", "", 30.0), Row("b/01", "", 0.0)])
+    tally.cached("a/01")
+    assert tally.line(5.0) == "0/2 clips"
+    tally.running(100.0)
+    tally.finished("a/02")  # 30 s of video in 60 s: half speed
+    assert tally.left(160.0) == pytest.approx(40.0)  # b/01 counts as the average, 20 s
+    assert tally.line(160.0) == "1/2 clips, about 0:40 left"
+    tally.finished("b/01")
+    assert tally.line(200.0) == "2/2 clips"
+
+
+def test_plain_progress_names_the_lesson_and_counts_the_course(tmp_path: Path) -> None:
+    log = tmp_path / "log"
+    with log.open("w") as stream, PlainDisplay(stream) as display:
+        display.plan([Row("a/01_title", "", 5.0), Row("b/01_title", "", 5.0)])
+        display.cached("a/01_title")
+        display.running("b/01_title")
+        display.done("b/01_title", 5.0, 2.0)
+    assert log.read_text().splitlines()[-1] == (
+        "done     b/01_title  (5.0 s of video in 2.0 s)  [1/1 clips]"
+    )

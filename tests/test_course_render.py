@@ -1,0 +1,116 @@
+"""A course rendered for real at low quality: the default lesson (from the session render's
+cache) and lessons/four_tokens.toml (rendered once for this module), each in its own folder,
+with the course's index page and course.json."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser
+
+from publish.presets import FULL_NAME
+from scenes import SCENES
+
+from .conftest import LOW, ROOT, Rendered, cli
+from .test_lecture_kit import Visit, browser  # noqa: F401  (the module's Chromium)
+
+LESSONS = ("default", "four_tokens")
+TITLE = "Transformers, by hand"
+
+
+@dataclass(frozen=True)
+class CourseRun:
+    folder: Path
+    stdout: str
+
+    def manifest(self, name: str) -> dict[str, Any]:
+        data: dict[str, Any] = json.loads((self.folder / name / "manifest.json").read_text())
+        return data
+
+
+@pytest.fixture(scope="module")
+def course(rendered: Rendered, tmp_path_factory: pytest.TempPathFactory) -> CourseRun:
+    """The course rendered once, into a copy of the session render's output folder."""
+    out = tmp_path_factory.mktemp("course") / "media"
+    shutil.copytree(rendered.out, out, symlinks=True)
+    course_file = out.parent / "course.toml"
+    four_tokens = ROOT / "lessons" / "four_tokens.toml"
+    course_file.write_text(
+        f'title = "{TITLE}"\n[[lessons]]\nfile = "default"\n[[lessons]]\nfile = "{four_tokens}"\n'
+    )
+    result = cli(out, "--course", str(course_file))
+    assert result.returncode == 0, result.stdout + result.stderr
+    return CourseRun(out / LOW.name, result.stdout)
+
+
+@pytest.mark.render
+def test_each_lesson_gets_a_complete_folder_of_its_own(course: CourseRun) -> None:
+    for name in LESSONS:
+        folder = course.folder / name
+        manifest = course.manifest(name)
+        assert len(manifest["clips"]) == len(SCENES)
+        for clip in manifest["clips"]:
+            for file in (clip["file"], clip["poster"]["file"], clip["captions"]["file"]):
+                assert (folder / file).is_file(), f"{name}/{file}"
+        assert manifest["full"]["file"] == f"{FULL_NAME}.mp4"
+        assert (folder / f"{FULL_NAME}.mp4").stat().st_size == manifest["full"]["size"]
+        assert (folder / "index.html").is_file()
+        assert (folder / "handout.html").is_file()
+    assert course.manifest("four_tokens")["lesson"] != course.manifest("default")["lesson"]
+
+
+@pytest.mark.render
+def test_the_default_lesson_is_copied_from_the_cache_byte_for_byte(
+    course: CourseRun, rendered: Rendered
+) -> None:
+    assert "running  default/" not in course.stdout
+    for clip in rendered.manifest["clips"]:
+        stem = Path(clip["file"]).stem
+        assert f"cached   default/{stem}" in course.stdout
+        assert f"done     four_tokens/{stem}" in course.stdout
+    ours = {clip["file"]: clip["sha256"] for clip in course.manifest("default")["clips"]}
+    assert ours == {clip["file"]: clip["sha256"] for clip in rendered.manifest["clips"]}
+
+
+@pytest.mark.render
+def test_progress_counts_the_clips_of_the_whole_course(course: CourseRun) -> None:
+    counts = re.findall(r"^done     \S+  \(.*\)  \[(\d+)/(\d+) clips", course.stdout, re.M)
+    assert [int(done) for done, _ in counts] == list(range(1, len(SCENES) + 1))
+    assert {int(total) for _, total in counts} == {len(SCENES)}
+
+
+@pytest.mark.render
+def test_course_json_lists_the_lessons_in_order(course: CourseRun) -> None:
+    data = json.loads((course.folder / "course.json").read_text())
+    assert data["title"] == TITLE
+    assert [lesson["folder"] for lesson in data["lessons"]] == list(LESSONS)
+    for lesson in data["lessons"]:
+        manifest = json.loads((course.folder / lesson["manifest"]).read_text())
+        assert lesson["title"] == manifest["lesson"]
+        assert lesson["duration"] == manifest["full"]["duration"]
+        assert lesson["page"] == f"{lesson['folder']}/index.html"
+
+
+@pytest.mark.render
+@pytest.mark.browser
+def test_the_index_links_every_lesson_in_order_and_loads_offline(
+    course: CourseRun,
+    browser: Browser,  # noqa: F811
+) -> None:
+    visit = Visit(browser, course.folder / "index.html")
+    links = visit.page.eval_on_selector_all("ol.lessons a", "as => as.map(a => a.href)")
+    pages = [course.folder / name / "index.html" for name in LESSONS]
+    assert links == [page.resolve().as_uri() for page in pages]
+    assert visit.page.evaluate(
+        "[...document.images].every(image => image.complete && image.naturalWidth > 0)"
+    )
+    visit.check_offline()
+    for page in pages:
+        lesson = Visit(browser, page)
+        lesson.check_offline()
