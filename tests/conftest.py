@@ -79,3 +79,33 @@ def copy_of(rendered: Rendered, tmp_path: Path) -> Path:
     out = tmp_path / "media"
     shutil.copytree(rendered.out, out, symlinks=True)
     return out
+
+
+LESSONS = ("default", "four_tokens")
+TITLE = "Transformers, by hand"
+
+
+@dataclass(frozen=True)
+class CourseRun:
+    folder: Path
+    stdout: str
+
+    def manifest(self, name: str) -> dict[str, Any]:
+        data: dict[str, Any] = json.loads((self.folder / name / "manifest.json").read_text())
+        return data
+
+
+@pytest.fixture(scope="session")
+def course(rendered: Rendered, tmp_path_factory: pytest.TempPathFactory) -> CourseRun:
+    """The default lesson and lessons/four_tokens.toml rendered once as a course, into a copy
+    of the session render's output folder (so the default lesson's clips come from its cache)."""
+    out = tmp_path_factory.mktemp("course") / "media"
+    shutil.copytree(rendered.out, out, symlinks=True)
+    course_file = out.parent / "course.toml"
+    four_tokens = ROOT / "lessons" / "four_tokens.toml"
+    course_file.write_text(
+        f'title = "{TITLE}"\n[[lessons]]\nfile = "default"\n[[lessons]]\nfile = "{four_tokens}"\n'
+    )
+    result = cli(out, "--course", str(course_file))
+    assert result.returncode == 0, result.stdout + result.stderr
+    return CourseRun(out / LOW.name, result.stdout)

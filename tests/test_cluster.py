@@ -22,9 +22,11 @@ from distributed import Client, LocalCluster
 from publish.media.files import sha256
 from publish.render.cluster import differences, identity
 
-from .conftest import LOW, ROOT, Rendered, cli
+from .conftest import LESSONS, LOW, ROOT, CourseRun, Rendered, cli
 
 SCENES = {"2": "02_big_picture", "3": "03_score"}
+COURSE_SCENE = "2"
+"""The step the course test renders of each lesson: one clip per worker."""
 """Short steps, and neither shows the lesson's minutes (which would dry-run all the others)."""
 KILLED = "3"
 
@@ -57,16 +59,22 @@ def clip_entries(folder: Path, names: list[str]) -> list[dict[str, Any]]:
 
 @pytest.mark.render
 @pytest.mark.cluster
-def test_clips_rendered_on_a_cluster_are_the_local_clips(
-    cluster: LocalCluster, rendered: Rendered, tmp_path: Path
+def test_a_course_rendered_on_a_cluster_is_the_local_course(
+    cluster: LocalCluster, course: CourseRun, tmp_path: Path
 ) -> None:
+    """Two lessons, their clips all rendered on the cluster (nothing cached), against the same
+    course rendered by the local pool."""
     out = tmp_path / "media"
-    scenes = [arg for step in SCENES for arg in ("--scene", step)]
-    result = cli(out, "--scheduler", cluster.scheduler_address, *scenes)
+    four_tokens = str(ROOT / "lessons" / "four_tokens.toml")
+    lessons = ["--lesson", "default", "--lesson", four_tokens]
+    result = cli(out, "--scheduler", cluster.scheduler_address, *lessons, "--scene", COURSE_SCENE)
     assert result.returncode == 0, result.stdout + result.stderr
-    names = list(SCENES.values())
-    assert files_of(out / LOW.name, names) == files_of(rendered.folder, names)
-    assert clip_entries(out / LOW.name, names) == clip_entries(rendered.folder, names)
+    assert "cached" not in result.stdout
+    names = [SCENES[COURSE_SCENE]]
+    for lesson in LESSONS:
+        ours, local = out / LOW.name / lesson, course.folder / lesson
+        assert files_of(ours, names) == files_of(local, names)
+        assert clip_entries(ours, names) == clip_entries(local, names)
 
 
 @pytest.mark.render

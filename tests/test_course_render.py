@@ -6,10 +6,7 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.sync_api import Browser
@@ -17,36 +14,8 @@ from playwright.sync_api import Browser
 from publish.presets import FULL_NAME
 from scenes import SCENES
 
-from .conftest import LOW, ROOT, Rendered, cli
+from .conftest import LESSONS, TITLE, CourseRun, Rendered
 from .test_lecture_kit import Visit, browser  # noqa: F401  (the module's Chromium)
-
-LESSONS = ("default", "four_tokens")
-TITLE = "Transformers, by hand"
-
-
-@dataclass(frozen=True)
-class CourseRun:
-    folder: Path
-    stdout: str
-
-    def manifest(self, name: str) -> dict[str, Any]:
-        data: dict[str, Any] = json.loads((self.folder / name / "manifest.json").read_text())
-        return data
-
-
-@pytest.fixture(scope="module")
-def course(rendered: Rendered, tmp_path_factory: pytest.TempPathFactory) -> CourseRun:
-    """The course rendered once, into a copy of the session render's output folder."""
-    out = tmp_path_factory.mktemp("course") / "media"
-    shutil.copytree(rendered.out, out, symlinks=True)
-    course_file = out.parent / "course.toml"
-    four_tokens = ROOT / "lessons" / "four_tokens.toml"
-    course_file.write_text(
-        f'title = "{TITLE}"\n[[lessons]]\nfile = "default"\n[[lessons]]\nfile = "{four_tokens}"\n'
-    )
-    result = cli(out, "--course", str(course_file))
-    assert result.returncode == 0, result.stdout + result.stderr
-    return CourseRun(out / LOW.name, result.stdout)
 
 
 @pytest.mark.render
