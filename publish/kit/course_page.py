@@ -3,12 +3,11 @@ with its poster and length. Self-contained; it links only to the lessons' folder
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from publish.kit.beats import clock
-from publish.kit.webpage import STYLE_BASE, page
+from publish.kit.webpage import STYLE_BASE, html_attribute, html_text, page
 
 __all__ = ["LessonLink", "course_html"]
 
@@ -29,29 +28,21 @@ class LessonLink:
 def course_html(title: str, language: str, lessons: Sequence[LessonLink]) -> str:
     """The index page, in ``language`` (a BCP 47 tag: the first lesson's)."""
     items = "\n".join(_lesson(number, lesson) for number, lesson in enumerate(lessons, start=1))
-    body = f"<h1>{_text(title)}</h1>\n<ol class=lessons>\n{items}\n</ol>"
+    body = f"<h1>{html_text(title)}</h1>\n<ol class=lessons>\n{items}\n</ol>"
     return page(title, language, STYLE_BASE + _STYLE, body)
 
 
 def _lesson(number: int, lesson: LessonLink) -> str:
     poster = (
-        f'<img src="{_attr(lesson.poster)}" alt="" width="320" height="180">'
+        f'<img src="{html_attribute(lesson.poster)}" alt="" width="320" height="180">'
         if lesson.poster
         else ""
     )
     return (
-        f'<li><a href="{_attr(lesson.page)}">{poster}'
-        f"<span class=title>{number} · {_text(lesson.title)}</span></a>"
-        f"<span class=muted>{_text(lesson.series)} · {clock(lesson.duration)}</span></li>"
+        f'<li><a href="{html_attribute(lesson.page)}">{poster}'
+        f"<span class=title>{number} · {html_text(lesson.title)}</span></a>"
+        f"<span class=muted>{html_text(lesson.series)} · {clock(lesson.duration)}</span></li>"
     )
-
-
-def _text(value: str) -> str:
-    return html.escape(value, quote=False)
-
-
-def _attr(value: str) -> str:
-    return html.escape(value, quote=True)
 
 
 _STYLE = """

@@ -4,13 +4,12 @@ copyable embed snippet per clip. Self-contained; it links only to files beside i
 from __future__ import annotations
 
 import base64
-import html
 from collections.abc import Sequence
 from pathlib import Path
 
 from attention_core import Lesson, Words
 from publish.kit.beats import Step, clock
-from publish.kit.webpage import STYLE_BASE, page
+from publish.kit.webpage import STYLE_BASE, html_attribute, html_text, page
 from publish.media.manifest import FullEntry
 
 __all__ = ["embed_html", "snippet"]
@@ -22,8 +21,8 @@ def snippet(step: Step, mime: str, words: Words) -> str:
     track = f"\n  {_track_tag(step.captions, words)}" if step.captions else ""
     return (
         f'<video controls preload="metadata" width="{clip.width}" height="{clip.height}" '
-        f'poster="{_attr(clip.poster.file)}">\n'
-        f'  <source src="{_attr(clip.file)}" type="{mime}">{track}\n</video>'
+        f'poster="{html_attribute(clip.poster.file)}">\n'
+        f'  <source src="{html_attribute(clip.file)}" type="{mime}">{track}\n</video>'
     )
 
 
@@ -38,13 +37,13 @@ def embed_html(
     """The page. Tracks are inlined as ``data:`` URLs so captions show even from ``file://``,
     where browsers refuse to fetch a ``.vtt`` beside the page; the snippets name the files."""
     words = lesson.words
-    body = [f"<h1>{_text(lesson.title)}</h1>"]
+    body = [f"<h1>{html_text(lesson.title)}</h1>"]
     if extras:
         links = "".join(_kit_file(name, words) for name in extras)
-        body.append(f"<h2>{_text(words['page.heading.kit'])}</h2><ul>{links}</ul>")
+        body.append(f"<h2>{html_text(words['page.heading.kit'])}</h2><ul>{links}</ul>")
     if full is not None:
         body += _whole(full, steps, mime, folder, words)
-    body.append(f"<h2>{_text(words['page.heading.steps'])}</h2>")
+    body.append(f"<h2>{html_text(words['page.heading.steps'])}</h2>")
     for step in steps:
         body += _step(step, mime, folder, words)
     language = words["common.word.language"]
@@ -54,41 +53,42 @@ def embed_html(
 def _kit_file(name: str, words: Words) -> str:
     """The file, linked, and what it is: entry ``page.line.handout_pdf`` for handout.pdf."""
     about = words[f"page.line.{name.replace('.', '_')}"]
-    return f'<li><a href="{_attr(name)}">{_text(name)}</a>: {_text(about)}</li>'
+    return f'<li><a href="{html_attribute(name)}">{html_text(name)}</a>: {html_text(about)}</li>'
 
 
 def _whole(
     full: FullEntry, steps: Sequence[Step], mime: str, folder: Path, words: Words
 ) -> list[str]:
-    poster = f' poster="{_attr(steps[0].clip.poster.file)}"' if steps else ""
+    poster = f' poster="{html_attribute(steps[0].clip.poster.file)}"' if steps else ""
     vtt = next((ref.file for ref in full.captions if ref.file.endswith(".vtt")), None)
     chapters = "".join(
         f'<li><button data-seek="{chapter.start:.3f}">{clock(chapter.start)} · '
-        f"{_text(chapter.title)}</button></li>"
+        f"{html_text(chapter.title)}</button></li>"
         for chapter in full.chapters
     )
     return [
-        f"<h2>{_text(words['page.heading.whole'])}</h2>",
+        f"<h2>{html_text(words['page.heading.whole'])}</h2>",
         f'<video id="whole" controls preload="auto"{poster}>'
-        f'<source src="{_attr(full.file)}" type="{mime}">{_track(vtt, folder, words)}</video>',
-        f"<p class=muted>{_text(words['page.line.chapters'])}</p>",
+        f'<source src="{html_attribute(full.file)}" type="{mime}">'
+        f"{_track(vtt, folder, words)}</video>",
+        f"<p class=muted>{html_text(words['page.line.chapters'])}</p>",
         f"<ol class=chapters>{chapters}</ol>",
     ]
 
 
 def _step(step: Step, mime: str, folder: Path, words: Words) -> list[str]:
     clip = step.clip
-    code = _text(snippet(step, mime, words))
+    code = html_text(snippet(step, mime, words))
     track = _track(step.captions, folder, words)
     return [
-        f'<section class=step id="{_attr(step.stem)}">',
-        f"<h3>{clip.step} · {_text(clip.title)} <span class=muted>({clock(clip.duration)})"
+        f'<section class=step id="{html_attribute(step.stem)}">',
+        f"<h3>{clip.step} · {html_text(clip.title)} <span class=muted>({clock(clip.duration)})"
         "</span></h3>",
-        f'<video controls preload="auto" poster="{_attr(clip.poster.file)}">'
-        f'<source src="{_attr(clip.file)}" type="{mime}">{track}</video>',
-        f"<p class=muted>{_text(words['page.line.embed'])}</p>",
+        f'<video controls preload="auto" poster="{html_attribute(clip.poster.file)}">'
+        f'<source src="{html_attribute(clip.file)}" type="{mime}">{track}</video>',
+        f"<p class=muted>{html_text(words['page.line.embed'])}</p>",
         f"<div class=snippet><pre><code>{code}</code></pre><button class=copy "
-        f'data-done="{_attr(words["page.word.copied"])}">{_text(words["page.word.copy"])}'
+        f'data-done="{html_attribute(words["page.word.copied"])}">{html_text(words["page.word.copy"])}'
         "</button></div>",
         "</section>",
     ]
@@ -104,18 +104,10 @@ def _track(vtt: str | None, folder: Path, words: Words) -> str:
 def _track_tag(src: str, words: Words) -> str:
     """A default captions track in the lesson's language."""
     return (
-        f'<track kind="captions" src="{_attr(src)}" '
-        f'srclang="{_attr(words["common.word.language"])}" '
-        f'label="{_attr(words["page.word.captions"])}" default>'
+        f'<track kind="captions" src="{html_attribute(src)}" '
+        f'srclang="{html_attribute(words["common.word.language"])}" '
+        f'label="{html_attribute(words["page.word.captions"])}" default>'
     )
-
-
-def _text(value: str) -> str:
-    return html.escape(value, quote=False)
-
-
-def _attr(value: str) -> str:
-    return html.escape(value, quote=True)
 
 
 _STYLE = """

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 
-__all__ = ["STYLE_BASE", "page"]
+__all__ = ["STYLE_BASE", "html_attribute", "html_text", "page"]
 
 STYLE_BASE = """
 :root { color-scheme: light; }
@@ -30,3 +30,13 @@ def page(title: str, language: str, style: str, body: str, script: str = "") -> 
         f"<title>{html.escape(title)}</title>\n<style>{style}</style>\n</head>\n"
         f"<body>\n{body}\n{scripts}</body>\n</html>\n"
     )
+
+
+def html_text(value: str) -> str:
+    """``value`` escaped for an element's text."""
+    return html.escape(value, quote=False)
+
+
+def html_attribute(value: str) -> str:
+    """``value`` escaped for a quoted attribute."""
+    return html.escape(value, quote=True)
