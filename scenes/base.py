@@ -6,7 +6,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, ClassVar
 
-from manim import DOWN, Animation, FadeIn, Scene
+from manim import DOWN, Animation, FadeIn, Scene, config
 
 from attention_core import Attention, Lesson, default_lesson
 from attention_core import formatting as fmt
@@ -117,8 +117,8 @@ class LessonScene(Scene):
         start = self.time
         yield
         shortfall = hold(caption, speech) - (self.time - start)
-        if shortfall > 0:
-            self.wait(shortfall)
+        if shortfall > 0:  # a frame at least, as manim would make it, without its warning
+            self.wait(max(shortfall, 1 / config.frame_rate))
         timing = BeatTiming(number, caption, start, self.time, speech)
         self.add_subcaption(caption.text, duration=timing.cue_end - start, offset=start - self.time)
         self.beats.append(timing)
