@@ -7,12 +7,14 @@ from pathlib import Path
 import pytest
 
 from bench.bench import change_one_number
-from publish.presets import FULL_NAME, QUALITIES
+from publish.presets import FULL_NAME, QUALITIES, clip_name
+from scenes import SCENES
 
 from .conftest import ROOT, Rendered, cli
 
 LOW = QUALITIES["low"]
 LESSON = (ROOT / "attention_core" / "lesson.toml").read_text("utf-8")
+OTHERS = [clip_name(scene.step, scene.slug) for scene in SCENES if not scene.shows_length]
 
 
 def states(stdout: str) -> dict[str, str]:
@@ -51,3 +53,19 @@ def test_a_changed_caption_renders_the_clip_that_says_it(copy_of: Path) -> None:
     assert sorted(clip for clip, state in done.items() if state == "running") == ["03_score"]
     captions = (copy_of / LOW.name / "03_score.srt").read_text("utf-8")
     assert new in captions
+
+
+@pytest.mark.render
+def test_a_title_missing_alone_renders_from_the_other_clips_lengths(copy_of: Path) -> None:
+    """Every other clip is cached: the title renders on its own (measured by a dry run of
+    itself alone), and the lesson is joined again."""
+    (copy_of / LOW.name / "01_title.mp4").unlink()
+    result = cli(copy_of)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert states(result.stdout) == {
+        "01_title": "running",
+        **{name: "cached" for name in OTHERS},
+    }
+    assert "measuring 1 scene(s)" in result.stdout  # the title, not the cached others
+    assert (copy_of / LOW.name / "01_title.mp4").is_file()
+    assert f"{FULL_NAME}.mp4" in result.stdout

@@ -20,6 +20,7 @@ from __future__ import annotations
 import socket
 import sys
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, InvalidStateError
@@ -35,6 +36,8 @@ __all__ = ["ClusterError", "ClusterExecutor", "cluster_pool", "differences", "id
 
 CONNECT_SECONDS = 5
 """How long to try reaching the scheduler, and to wait for its first worker."""
+IDENTITY_SECONDS = 30
+"""How long a worker may take to say what it runs (it hashes its tools) before it is refused."""
 WATCH_SECONDS = 2.0
 """How often the usable workers are counted while jobs are out."""
 
@@ -121,6 +124,28 @@ def cluster_pool(
         client.close()
 
 
+def _identities(client: Any, workers: list[str]) -> dict[str, Any]:
+    """Each worker's :func:`identity`, an exception if it raised, or None if it did not answer
+    within :data:`IDENTITY_SECONDS` (``client.run`` would wait for a hung worker for ever)."""
+    asked = {
+        addr: client.submit(identity, workers=[addr], allow_other_workers=False, pure=False)
+        for addr in workers
+    }
+    deadline = time.monotonic() + IDENTITY_SECONDS
+    while time.monotonic() < deadline and not all(f.done() for f in asked.values()):
+        time.sleep(0.05)  # those that do not answer in time are refused below
+    theirs: dict[str, Any] = {}
+    for addr, future in asked.items():
+        if future.status == "finished":
+            theirs[addr] = future.result()
+        elif future.status == "error":
+            theirs[addr] = future.exception()
+        else:
+            future.cancel()
+            theirs[addr] = None
+    return theirs
+
+
 def _usable_workers(client: Any, address: str, note: Callable[[str], None]) -> list[str]:
     """The addresses of the workers that may render for us; the others are refused in a note."""
     try:
@@ -132,11 +157,13 @@ def _usable_workers(client: Any, address: str, note: Callable[[str], None]) -> l
         ) from None
     ours = identity()
     threads = {addr: info["nthreads"] for addr, info in client.scheduler_info()["workers"].items()}
-    theirs = client.run(identity, on_error="return")
+    theirs = _identities(client, sorted(threads))
     usable = []
     for addr in sorted(theirs):
         answer = theirs[addr]
-        if isinstance(answer, BaseException):
+        if answer is None:
+            why = f"it did not say what it runs within {IDENTITY_SECONDS} s (busy or hung?)"
+        elif isinstance(answer, BaseException):
             why = f"it cannot say what it runs ({type(answer).__name__}: {answer})"
         elif differs := differences(ours, answer):
             why = f"it differs from this checkout in {'; '.join(differs)}"

@@ -117,11 +117,11 @@ class _Topic:
 
 def render_there(job: worker.ClipJob, topic: str, home: str) -> Shipped:
     """On a worker: render ``job`` and return its files' bytes."""
-    worker._events = _Topic(topic)  # what worker.init sets in a local pool's process
+    worker.report_to(_Topic(topic))
     try:
         result = worker.render_clip(_on_worker(job, home))
     finally:
-        worker._events = None
+        worker.report_to(None)
     shipped = Shipped(
         result=result,
         video=result.video.read_bytes(),

@@ -40,6 +40,7 @@ __all__ = [
     "encoder_options",
     "init",
     "render_clip",
+    "report_to",
     "work_folder",
 ]
 
@@ -153,8 +154,7 @@ _events: Any = None
 def init(events: Any) -> None:
     """Worker start-up: leave Ctrl-C to the parent, which stops the pool, and import manim once."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    global _events
-    _events = events
+    report_to(events)
     import manim  # noqa: F401
     from tqdm import tqdm
 
@@ -163,6 +163,13 @@ def init(events: Any) -> None:
     # manim's (silenced) progress bars would otherwise make tqdm create a multiprocessing lock,
     # a named semaphore that outlives a worker stopped by Ctrl-C and makes Python warn of a leak.
     tqdm.set_lock(threading.RLock())
+
+
+def report_to(events: Any) -> None:
+    """Where this process's renders report :data:`Event`s: a queue (anything with ``put``), or
+    None for nowhere."""
+    global _events
+    _events = events
 
 
 def _emit(kind: str, scene: str, value: float = 0.0) -> None:
