@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import time
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -24,7 +26,7 @@ from attention_core import formatting as fmt
 from publish.kit.beats import Beat, Step, beats_of, steps_of
 from publish.kit.deck import deck_html
 from publish.kit.embed import embed_html
-from publish.kit.handout import handout_html
+from publish.kit.handout import handout_html, print_pdf
 from publish.kit.powerpoint import P14, write_pptx
 from publish.media.captions import Cue, parse_srt
 from publish.media.manifest import ClipEntry, FileRef
@@ -327,3 +329,16 @@ def test_the_handout_opens_offline(rendered: Rendered, browser: Browser, tmp_pat
     assert visit.page.locator("table").count() >= 4
     visit.screenshot(tmp_path / "handout.png")
     visit.check_offline()
+
+
+@pytest.mark.render
+def test_the_handout_prints_to_the_same_bytes_every_time(
+    rendered: Rendered, tmp_path: Path
+) -> None:
+    """Chromium stamps the time it printed; the handout's PDF says a fixed date instead."""
+    shutil.copyfile(rendered.folder / "handout.html", tmp_path / "handout.html")
+    time.sleep(1.1)  # a second later, so an undated print would differ
+    assert print_pdf(tmp_path) == []
+    printed = (tmp_path / "handout.pdf").read_bytes()
+    assert printed == (rendered.folder / "handout.pdf").read_bytes()
+    assert b"/CreationDate (D:19700101000000+00'00')" in printed

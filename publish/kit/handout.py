@@ -106,9 +106,24 @@ def print_pdf(folder: Path) -> list[str]:
                 timeout=120,
                 check=True,
             )
+            _undate(target)
     except (OSError, subprocess.SubprocessError) as error:  # FileNotFoundError: no PDF came
         return [f"{NAME}.pdf not printed: chromium failed ({error})"]
     return []
+
+
+PRINTED = b"D:19700101000000+00'00'"
+"""The date every handout PDF says it was made and changed: the same bytes run after run, as
+the videos are."""
+
+
+def _undate(pdf: Path) -> None:
+    """Put :data:`PRINTED` in place of the time Chromium printed ``pdf`` (its only bytes that
+    change from run to run), each date as long as the one it replaces, so the cross-reference
+    table's byte offsets still hold."""
+    data = pdf.read_bytes()
+    pattern = rb"/(CreationDate|ModDate) \((D:\d{14}[+-]\d\d'\d\d')\)"
+    pdf.write_bytes(re.sub(pattern, lambda m: b"/%s (%s)" % (m[1], PRINTED), data))
 
 
 # --- the steps ----------------------------------------------------------------------------
