@@ -64,9 +64,10 @@ def _levelled(speech: Samples) -> Samples:
     """``speech`` with gain to :data:`LUFS` and its peaks limited, correcting the gain for the
     loudness the limiter takes away; then turned down by whatever still peaks over
     :data:`PEAK` between samples (a few tenths of a dB at most)."""
-    out = _limited(speech)
     measured = loudness(speech)
-    if measured >= QUIET:
+    if measured < QUIET:  # too short to measure: its level kept, its peaks limited
+        out = _limited(speech)
+    else:
         gain = LUFS - measured
         for _ in range(ATTEMPTS):
             out = _limited(speech * 10 ** (gain / 20))

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .voices import RATE
+from .level import RATE
 
 __all__ = ["encoding", "iso639_2", "narration_track"]
 

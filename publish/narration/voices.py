@@ -23,14 +23,13 @@ from pathlib import Path
 from attention_core import Lesson
 from publish.media.ffmpeg import ffmpeg
 from publish.media.files import partial_name, replacing, sha256
-from publish.narration.level import RATE, level
+from publish.narration.level import level
 from publish.render.cache import source_digest
 
 __all__ = [
     "ESPEAK",
     "JOE",
     "NONE",
-    "RATE",
     "RECORDING_SUFFIXES",
     "Narrator",
     "Voice",

@@ -42,8 +42,8 @@ def dry_media(folder: Path) -> Iterator[None]:
 def measure(
     scene: type[LessonScene], lesson: Lesson, work: Path, narrator: Narrator | None = None
 ) -> float:
-    """A scene's length in seconds (the title measured as timing.lesson_minutes measures it),
-    timed to ``narrator``'s speech when given."""
+    """A scene's length in seconds (the title with 0 minutes: its length does not depend on
+    them), timed to ``narrator``'s speech when given."""
     from scenes.timing import scene_seconds
 
     with dry_media(work / scene.slug):
@@ -53,10 +53,8 @@ def measure(
 def lesson_minutes(lesson: Lesson, work: Path, narrator: Narrator | None = None) -> int:
     """The lesson's length in minutes, each scene measured in its own work folder."""
     from scenes import SCENES
-    from scenes.timing import lesson_minutes as minutes
 
-    seconds = sum(measure(scene, lesson, work, narrator) for scene in SCENES)
-    return minutes(lesson) if narrator is None else minutes_of(seconds)
+    return minutes_of(sum(measure(scene, lesson, work, narrator) for scene in SCENES))
 
 
 def _arguments(
