@@ -157,10 +157,10 @@ def main(argv: list[str] | None = None) -> int:
         return _bad(f"install with: {install_line(missing)}")
 
     from publish.render.selection import SelectionError, select
-    from scenes import SCENES
+    from scenes import scenes_for
 
     try:
-        chosen = select(SCENES, args.scene)
+        chosen = [select(scenes_for(entry.lesson), args.scene) for entry in course.lessons]
     except SelectionError as error:
         return _bad(str(error))
 
@@ -203,13 +203,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with claimed(options.folder, options.claim):
             if args.list:
-                preview.list_scenes(lesson, chosen, options.work, sys.stdout, options.narrator)
+                preview.list_scenes(lesson, chosen[0], options.work, sys.stdout, options.narrator)
                 return EXIT_OK
             if args.dry_run:
-                preview.dry_run(lesson, chosen, options, sys.stdout)
+                preview.dry_run(lesson, chosen[0], options, sys.stdout)
                 return EXIT_OK
             with terminate_on_sigterm(), make_display() as display:
-                return publish(lessons, SCENES, chosen, display, course.title)
+                return publish(lessons, args.scene, display, course.title)
     except (OutputTrouble, ClusterError) as error:
         return _bad(str(error))
     except OSError as error:
@@ -257,10 +257,11 @@ def load_course(args: argparse.Namespace) -> Course | str:
 
 def _scenes_as_rendered(lesson: Lesson, options: Any) -> list[tuple[Any, dict[str, Any]]]:
     """Every scene with the arguments it renders with: the title with the lesson's minutes."""
-    from scenes import SCENES
+    from scenes import scenes_for
     from scenes.timing import length_arguments, lesson_minutes
 
-    return [(scene, length_arguments(scene, lesson_minutes(lesson))) for scene in SCENES]
+    minutes = lesson_minutes(lesson)
+    return [(scene, length_arguments(scene, minutes)) for scene in scenes_for(lesson)]
 
 
 def write_script(lesson: Lesson, options: Any, target: Path) -> int:

@@ -14,6 +14,8 @@ from typing import Any, TypeVar
 
 from . import formatting as fmt
 from .maths import quiz_answer, scores
+from .steps import DEFAULT_STEPS
+from .steps import KINDS as STEP_KINDS
 from .words import KINDS, Words, caption_name, english, kind_of, placeholders, said_name
 
 __all__ = [
@@ -58,6 +60,7 @@ class Limits:
     max_paragraph: int = 160
     max_answer: int = 8
     max_references: int = 4
+    max_steps: int = 12
     max_file_bytes: int = 64 * 1024
 
 
@@ -125,6 +128,8 @@ class Lesson:
     """Every word the scenes show or say: the English template with the lesson's [words]."""
     voice: str | None = None
     """Who narrates it (one of :data:`VOICES`); None: the default for its language."""
+    steps: tuple[str, ...] = DEFAULT_STEPS
+    """Its steps in order, each a kind of :data:`attention_core.steps.KINDS`."""
 
     @property
     def d_k(self) -> int:
@@ -190,6 +195,7 @@ def parse_lesson(data: Mapping[str, Any]) -> Lesson:
         references=fields.items("references", _reference, 0, LIMITS.max_references),
         words=fields.words("words"),
         voice=fields.choice("voice", VOICES) if "voice" in data else None,
+        steps=fields.steps("steps") if "steps" in data else DEFAULT_STEPS,
     )
     fields.reject_unknown()
     _check_scores(lesson)
@@ -348,6 +354,20 @@ class _Fields:
         return tuple(
             build(_Fields(item, f"{self.where(key)}[{i}]")) for i, item in enumerate(values)
         )
+
+    def steps(self, key: str) -> tuple[str, ...]:
+        """The lesson's steps in order, each a known kind, none twice."""
+        names = self.sequence(key, 1, LIMITS.max_steps)
+        known = ", ".join(STEP_KINDS)
+        for i, name in enumerate(names):
+            path = f"{self.where(key)}[{i}]"
+            if not isinstance(name, str):
+                raise LessonError(f"{path}: expected a step's name, got {_kind(name)}")
+            if name not in STEP_KINDS:
+                raise LessonError(f'{path}: unknown step "{name}" (known: {known})')
+            if name in names[:i]:
+                raise LessonError(f'{path}: "{name}" is already step {names.index(name) + 1}')
+        return tuple(names)
 
     def answers(self, key: str) -> tuple[str, ...]:
         """What each value slot stands for: whole numbers or short labels."""

@@ -1,37 +1,45 @@
-"""The lesson's scenes in the order they are shown."""
+"""The scenes of a lesson, in the order its steps name them: ``scenes_for(lesson)``."""
 
 from __future__ import annotations
 
+import importlib
+from functools import cache
+
+from attention_core import Lesson, default_lesson
+from attention_core.steps import KINDS
 from scenes.base import LessonScene
 from scenes.manim_internals import share_parsed_paths
-from scenes.step1_title import Step1Title
-from scenes.step2_big_picture import Step2BigPicture
-from scenes.step3_score import Step3Score
-from scenes.step4_softmax import Step4Softmax
-from scenes.step5_mix import Step5Mix
-from scenes.step6_rival import Step6Rival
-from scenes.step7_answer import Step7Answer
 
-__all__ = [
-    "SCENES",
-    "LessonScene",
-    "Step1Title",
-    "Step2BigPicture",
-    "Step3Score",
-    "Step4Softmax",
-    "Step5Mix",
-    "Step6Rival",
-    "Step7Answer",
-]
+__all__ = ["SCENES", "LessonScene", "kind_scene", "placed", "scenes_for"]
 
 share_parsed_paths()  # every render and dry run of these scenes copies text glyphs faster
 
-SCENES: tuple[type[LessonScene], ...] = (
-    Step1Title,
-    Step2BigPicture,
-    Step3Score,
-    Step4Softmax,
-    Step5Mix,
-    Step6Rival,
-    Step7Answer,
-)
+
+@cache
+def kind_scene(kind: str) -> type[LessonScene]:
+    """The scene class that shows step kind ``kind`` (``attention_core.steps.KINDS``)."""
+    module, _, name = KINDS[kind].scene.partition(":")
+    scene: type[LessonScene] = getattr(importlib.import_module(module), name)
+    return scene
+
+
+@cache
+def placed(scene: type[LessonScene], step: int) -> type[LessonScene]:
+    """``scene`` as step ``step`` of a lesson: the class itself where that is its own place,
+    else a subclass that differs only in its number (its files, beat ids and chapter)."""
+    if scene.step == step:
+        return scene
+    attributes = {"step": step, "__module__": scene.__module__, "__doc__": scene.__doc__}
+    moved = type(scene.__name__, (scene,), attributes)
+    moved.__qualname__ = scene.__qualname__
+    return moved
+
+
+def scenes_for(lesson: Lesson) -> tuple[type[LessonScene], ...]:
+    """The lesson's scene classes in the order of its steps, each numbered by its place; each
+    is constructed as ``cls(lesson=lesson)``."""
+    return tuple(placed(kind_scene(kind), number) for number, kind in enumerate(lesson.steps, 1))
+
+
+SCENES: tuple[type[LessonScene], ...] = scenes_for(default_lesson())
+"""The default lesson's scenes: Day 004's seven steps."""

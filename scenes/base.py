@@ -12,20 +12,23 @@ from attention_core import Attention, Lesson, default_lesson
 from attention_core import formatting as fmt
 from attention_core.worked import Worked, worked
 from scenes import style
-from scenes.beat import SILENT, BeatTiming, Caption, Narration, beat_id, hold
+from scenes.beat import SEAMLESS, SILENT, BeatTiming, Boundary, Caption, Narration, beat_id, hold
 from scenes.helpers import heading
 
 __all__ = ["LessonScene"]
 
 
 class LessonScene(Scene):
-    """One step of the lesson. Subclasses set ``step`` and ``slug``; their words (the label
-    above the headline, the headline, every caption) are the lesson's, named after ``slug``."""
+    """One kind of step. Subclasses set ``slug`` (the kind's name, ``attention_core.steps``)
+    and, for Day 004's seven, ``step``; their words (the label above the headline, the headline,
+    every caption) are the lesson's, named after ``slug``. A lesson places each kind at its
+    own position (``scenes.scenes_for``)."""
 
-    step: ClassVar[int]
-    """Position in the video, from 1."""
+    step: ClassVar[int] = 0
+    """Position in the video, from 1: its place in Day 004 (0 for a kind not in it), or in
+    the lesson that lists it, for the class ``scenes.placed`` makes."""
     slug: ClassVar[str]
-    """File-name part: ``03_score.mp4``; also the scene's part of every word's name."""
+    """The kind's name; file-name part: ``03_score.mp4``; the prefix of every word's name."""
     move: ClassVar[int | None] = None
     """Which of the formula's three moves (score, normalise, mix) the step teaches."""
     shows_length: ClassVar[bool] = False
@@ -33,12 +36,17 @@ class LessonScene(Scene):
     once every other clip's length is known."""
 
     def __init__(
-        self, lesson: Lesson | None = None, narration: Narration = SILENT, **kwargs: Any
+        self,
+        lesson: Lesson | None = None,
+        narration: Narration = SILENT,
+        boundary: Boundary = SEAMLESS,
+        **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.lesson = lesson if lesson is not None else default_lesson()
         self.worked: Worked = worked(self.lesson)
         self.narration = narration
+        self.boundary = boundary
         self.beats: list[BeatTiming] = []
 
     @property
@@ -112,6 +120,7 @@ class LessonScene(Scene):
         """
         if isinstance(caption, str):
             caption = Caption.plain(caption)
+        self.boundary.begin(self, len(self.beats) + 1)
         number = beat_id(self.step, self.slug, len(self.beats) + 1)
         speech = self.narration.speech(number, caption.said)
         start = self.time
@@ -122,3 +131,4 @@ class LessonScene(Scene):
         timing = BeatTiming(number, caption, start, self.time, speech)
         self.add_subcaption(caption.text, duration=timing.cue_end - start, offset=start - self.time)
         self.beats.append(timing)
+        self.boundary.end(self, timing)

@@ -10,11 +10,21 @@ narration's placement and the slide breaks all come.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from scenes import style
 
-__all__ = ["SILENT", "BeatTiming", "Caption", "Narration", "Timed", "beat_id", "reading_time"]
+__all__ = [
+    "SEAMLESS",
+    "SILENT",
+    "BeatTiming",
+    "Boundary",
+    "Caption",
+    "Narration",
+    "Timed",
+    "beat_id",
+    "reading_time",
+]
 
 
 @dataclass(frozen=True)
@@ -72,6 +82,36 @@ class BeatTiming:
     def cue_end(self) -> float:
         """Where the beat's caption cue ends: with its spoken words, or with the beat."""
         return self.end if self.speech is None else min(self.end, self.start + self.speech)
+
+
+class Boundary(Protocol):
+    """Told where each beat of a scene begins and ends: the seams a clip can be cut at, so
+    that it can be rendered, cached and re-rendered a beat at a time.
+
+    ``begin`` comes before anything of the beat is spoken or played (its caption's words are
+    already read from the lesson); ``end`` after its hold, its :class:`BeatTiming` complete.
+    The scene's state (its mobjects, its clock ``scene.time``) at ``end`` is where the next
+    beat starts from.
+    """
+
+    def begin(self, scene: Any, number: int) -> None:
+        """Beat ``number`` (from 1) of ``scene`` is about to start."""
+
+    def end(self, scene: Any, timing: BeatTiming) -> None:
+        """The beat ``timing`` describes has ended."""
+
+
+class _Seamless:
+    """No seams: the whole scene is one piece (manim's own command, dry runs)."""
+
+    def begin(self, scene: Any, number: int) -> None:
+        return None
+
+    def end(self, scene: Any, timing: BeatTiming) -> None:
+        return None
+
+
+SEAMLESS: Boundary = _Seamless()
 
 
 def beat_id(step: int, slug: str, number: int) -> str:

@@ -152,10 +152,8 @@ class Step1Title(LessonScene):
     # layout ------------------------------------------------------------------------------
 
     def steps_and_minutes(self) -> tuple[str, str]:
-        from scenes import SCENES  # here, not at the top: the scene list imports this module
-
         minutes = self.minutes if self.minutes is not None else lesson_minutes(self.lesson)
-        return fmt.number(len(SCENES)), fmt.number(minutes)
+        return fmt.number(len(self.lesson.steps)), fmt.number(minutes)
 
     def meta_line(self) -> VGroup:
         """What the lesson takes: its steps, its minutes and the one bit of maths."""

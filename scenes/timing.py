@@ -43,9 +43,12 @@ def scene_seconds(scene_class: type[LessonScene], lesson: Lesson, **kwargs: Any)
 
 @cache
 def lesson_minutes(lesson: Lesson) -> int:
-    """The whole video's length in whole minutes, summed over ``scenes.SCENES`` (silent)."""
-    from scenes import SCENES  # here, not at the top: the title scene imports this module
+    """The whole video's length in whole minutes, summed over the lesson's scenes (silent)."""
+    from scenes import scenes_for  # here, not at the top: the title scene imports this module
 
     return minutes_of(
-        sum(scene_seconds(scene, lesson, **length_arguments(scene, 0)) for scene in SCENES)
+        sum(
+            scene_seconds(scene, lesson, **length_arguments(scene, 0))
+            for scene in scenes_for(lesson)
+        )
     )

@@ -1,4 +1,5 @@
-"""The README's "Adding a step" recipe, applied as written to a copy of the project, renders."""
+"""The README's "Adding a step kind" recipe, applied as written to a copy of the project,
+renders in a lesson that lists the new kind."""
 
 from __future__ import annotations
 
@@ -14,17 +15,17 @@ import pytest
 ROOT = Path(__file__).parent.parent
 PACKAGES = ("attention_core", "scenes", "publish", "lessons")
 SCENE, REGISTRY, WORDS, GREEK = (
-    "scenes/step8_mask.py",
-    "scenes/__init__.py",
+    "scenes/recap.py",
+    "attention_core/steps.py",
     "attention_core/words.toml",
     "lessons/greek.toml",
 )
 
 
 def recipe() -> list[str]:
-    """The code blocks of the README's "Adding a step" section, in order."""
+    """The code blocks of the README's "Adding a step kind" section, in order."""
     readme = (ROOT / "README.md").read_text("utf-8")
-    section = readme.split("## Adding a step", 1)[1].split("\n## ", 1)[0]
+    section = readme.split("## Adding a step kind", 1)[1].split("\n## ", 1)[0]
     return re.findall(r"```(?:python|toml)\n(.*?)```", section, re.DOTALL)
 
 
@@ -42,13 +43,8 @@ def follow_recipe(project: Path) -> None:
     (project / SCENE).write_text(scene, "utf-8")
     registry = project / REGISTRY
     text = registry.read_text("utf-8")
-    last = re.findall(r"^from scenes\.step\d_\w+ import \w+\n", text, re.MULTILINE)[-1]
-    text = text.replace(last, last + registration, 1)
-    *_, tuple_end = re.finditer(r"\n\)\n", text)  # the end of SCENES, the module's last tuple
-    name = re.search(r"import (\w+)", registration)
-    assert name is not None
-    text = f"{text[: tuple_end.start()]}\n    {name[1]},{text[tuple_end.start() :]}"
-    registry.write_text(text, "utf-8")
+    last = re.findall(r'^    "\w+": StepKind\(.*\),\n', text, re.MULTILINE)[-1]
+    registry.write_text(text.replace(last, last + registration, 1), "utf-8")
     for path, block in ((WORDS, words), (GREEK, greek)):
         with (project / path).open("a", encoding="utf-8") as file:
             file.write("\n" + block)
@@ -67,7 +63,7 @@ def changed_files(project: Path) -> set[str]:
 
 
 @pytest.mark.render
-def test_an_eighth_step_by_the_recipe_touches_four_files_and_renders(tmp_path: Path) -> None:
+def test_a_new_step_kind_by_the_recipe_touches_four_files_and_renders(tmp_path: Path) -> None:
     project = project_copy(tmp_path)
     follow_recipe(project)
     assert changed_files(project) == {SCENE, REGISTRY, WORDS, GREEK}
@@ -77,13 +73,23 @@ def test_an_eighth_step_by_the_recipe_touches_four_files_and_renders(tmp_path: P
             [sys.executable, "render.py", *args], cwd=project, capture_output=True, text=True
         )
 
-    dry = run("--dry-run", "--scene", "8", "--lesson", "lessons/greek.toml")
-    assert dry.returncode == 0, dry.stderr
-    assert "Μια μονάδα κοιτά μόνο πίσω" in dry.stdout  # the step's Greek heading
+    steps = 'steps = ["title", "big_picture", "recap"]\n'
+    greek = tmp_path / "greek_recap.toml"
+    greek.write_text(steps + (project / GREEK).read_text("utf-8"), "utf-8")
+    english = tmp_path / "recap.toml"
+    english.write_text(steps + (project / "attention_core/lesson.toml").read_text("utf-8"))
 
-    rendered = run("--quality", "low", "--scene", "8", "--jobs", "1", "--out", "media")
+    dry = run("--dry-run", "--scene", "recap", "--lesson", str(greek))
+    assert dry.returncode == 0, dry.stderr
+    assert "03_recap" in dry.stdout  # numbered by its place in the lesson
+    assert "Οι μονάδες, ξανά" in dry.stdout  # the kind's Greek heading
+
+    rendered = run(
+        "--quality", "low", "--scene", "3", "--jobs", "1", "--out", "media", "--voice", "none",
+        "--lesson", str(english),
+    )  # fmt: skip
     assert rendered.returncode == 0, rendered.stderr
-    clip = project / "media" / "low" / "08_mask.mp4"
+    clip = project / "media" / "low" / "03_recap.mp4"
     probe = subprocess.run(
         ["ffprobe", "-v", "error", "-show_entries", "format=duration:stream=width,height",
          "-of", "json", str(clip)],

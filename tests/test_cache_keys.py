@@ -20,9 +20,10 @@ from attention_core import Lesson, Words, default_lesson, load_lesson
 from attention_core.reads import ALL, Path
 from attention_core.worked import worked
 from publish.render.cache import LESSON_WIDE, clip_key, source_digest
-from scenes import SCENES, LessonScene, Step3Score
+from scenes import SCENES, LessonScene
 from scenes.helpers import text
 from scenes.probe import Probe, run_dry
+from scenes.step3_score import Step3Score
 from scenes.timing import length_arguments
 
 from .test_render import ROOT

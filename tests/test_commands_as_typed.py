@@ -13,8 +13,8 @@ import pytest
 from attention_core import default_lesson
 from publish.media.captions import parse_srt
 from publish.media.ffmpeg import probe
-from scenes import Step3Score
 from scenes.probe import run_dry
+from scenes.step3_score import Step3Score
 
 ROOT = Path(__file__).parent.parent
 SYSTEM_PYTHON = Path(sys.base_prefix) / "bin" / f"python{sys.version_info.major}"

@@ -311,8 +311,8 @@ def test_two_narrated_runs_give_the_same_bytes(narrated: Path, tmp_path: Path) -
 
 @pytest.mark.render
 def test_a_silent_render_has_no_sound_and_reads_at_caption_pace(tmp_path: Path) -> None:
-    from scenes import Step3Score
     from scenes.probe import run_dry
+    from scenes.step3_score import Step3Score
 
     result = cli(tmp_path, "--voice", "none", "--scene", "3")
     assert result.returncode == 0, result.stdout + result.stderr

@@ -129,7 +129,7 @@ TINY = """
 import sys
 import scenes
 from tests.render_scenes import TinyCircle, TinySquare
-scenes.SCENES = (TinyCircle, TinySquare)
+scenes.scenes_for = lambda lesson: (TinyCircle, TinySquare)
 import render
 sys.exit(render.main(sys.argv[1:]))
 """

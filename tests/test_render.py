@@ -752,7 +752,7 @@ def test_a_failing_scene_is_named_and_the_others_are_kept(tmp_path: Path) -> Non
     options = Options(quality=LOW, fmt="mp4", transparent=False, out=tmp_path, jobs=2)
     scenes = (TinyCircle, AlwaysFails)
     with PlainDisplay(log) as display:
-        code = publish([(default_lesson(), options)], scenes, scenes, display)
+        code = publish([(default_lesson(), options)], [], display, scenes_of=lambda _: scenes)
     printed = log.getvalue()
     assert code == 1
     assert "FAILED   02_broken: RuntimeError: deliberate failure in AlwaysFails" in printed

@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 
 from attention_core import default_lesson
-from scenes import SCENES, Step1Title, Step3Score, style
+from scenes import SCENES, style
 from scenes.beat import Timed, reading_time
 from scenes.probe import run_dry
+from scenes.step1_title import Step1Title
+from scenes.step3_score import Step3Score
 from scenes.timing import lesson_minutes, scene_seconds
 
 LESSON = default_lesson()

@@ -16,7 +16,7 @@ from attention_core.reads import Reads, traced
 from attention_core.worked import Worked, worked
 from publish.kit.check import summary
 from publish.kit.handout import handout_html
-from scenes import Step6Rival
+from scenes.step6_rival import Step6Rival
 
 ROOT = Path(__file__).parent.parent
 LESSONS = sorted((ROOT / "lessons").glob("*.toml")) + [ROOT / "attention_core" / "lesson.toml"]

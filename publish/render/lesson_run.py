@@ -55,6 +55,10 @@ class LessonRun:
     display: Display
     key_of: Callable[[type[LessonScene]], KeyOf]
     """Each scene's key, from the lesson fields it read and its arguments."""
+    scenes: tuple[type[LessonScene], ...]
+    """The lesson's scenes in order (``scenes.scenes_for``)."""
+    chosen: tuple[type[LessonScene], ...]
+    """Those this run is about (``--scene``; all of them by default)."""
     elsewhere: tuple[Records, ...] = ()
     """Other folders of this quality whose identical clips (same key) are copied, not rendered."""
     clips: dict[type[LessonScene], ClipEntry] = field(default_factory=dict)
@@ -82,19 +86,17 @@ class LessonRun:
         name = clip_name(scene.step, scene.slug)
         return f"{self.name}/{name}" if self.name else name
 
-    def find_cached(
-        self, every_scene: Sequence[type[LessonScene]], forced: Sequence[type[LessonScene]]
-    ) -> None:
+    def find_cached(self, forced: Sequence[type[LessonScene]]) -> None:
         """Every clip whose key is unchanged, here or (copied here) in another folder; a
         title's only if the minutes it shows are known (every other clip is cached) and
         unchanged."""
-        for scene in every_scene:
+        for scene in self.scenes:
             found = None if scene in forced else self._cached(scene)
             if found is not None and scene.shows_length:
                 self.titles[scene] = found
             elif found is not None:
                 self.clips[scene] = found.entry
-        self.settle_titles(every_scene)
+        self.settle_titles()
 
     def _cached(self, scene: type[LessonScene]) -> Cached | None:
         name = self.file(scene).name
@@ -118,14 +120,14 @@ class LessonRun:
                     break
         return found
 
-    def settle_titles(self, every_scene: Sequence[type[LessonScene]]) -> None:
+    def settle_titles(self) -> None:
         """Take the cached titles that show the right minutes, once every clip's length is
         known."""
         lengths = {s: e.duration for s, e in self.clips.items()}
         waiting = {s: found for s, found in self.titles.items() if s not in lengths}
         lengths |= {s: found.entry.duration for s, found in waiting.items()}
-        if waiting and all(scene in lengths for scene in every_scene):
-            self.take_titles(minutes_of(sum(lengths[scene] for scene in every_scene)))
+        if waiting and all(scene in lengths for scene in self.scenes):
+            self.take_titles(minutes_of(sum(lengths[scene] for scene in self.scenes)))
 
     def take_titles(self, minutes: int) -> list[type[LessonScene]]:
         """The titles found in the cache that show ``minutes``, now counted as cached."""
@@ -223,28 +225,26 @@ class LessonRun:
         """The tag of the lesson's sound and subtitle tracks (ISO 639-2: ``eng``)."""
         return iso639_2(self.lesson.words["common.word.language"])
 
-    def complete(
-        self, every_scene: Sequence[type[LessonScene]], chosen: Sequence[type[LessonScene]]
-    ) -> Outcome:
+    def complete(self) -> Outcome:
         """Join the whole video if every clip is current, then write the kit and manifest."""
         import manim
 
         options = self.options
-        full = self._join_if_complete(every_scene)
+        full = self._join_if_complete()
         manifest = Manifest(
             lesson=self.lesson.title,
             quality=options.quality.name,
             format=options.fmt,
             transparent=options.transparent,
             manim=manim.__version__,
-            clips=tuple(self.clips[s] for s in every_scene if s in self.clips),
+            clips=tuple(self.clips[s] for s in self.scenes if s in self.clips),
             full=full[0] if full else None,
         )
         kit = write_kit(
             options.folder,
             self.lesson,
             manifest,
-            steps_wanted=len(every_scene),
+            steps_wanted=len(self.scenes),
             slides=options.slides,
         )
         kit_files = tuple(FileRef.of(options.folder / name) for name in kit.files)
@@ -253,7 +253,7 @@ class LessonRun:
         prefix = f"{self.name}/" if self.name else ""
         rows = [
             SummaryRow(prefix + entry.file, self.states[s], entry.duration, entry.size)
-            for s in chosen
+            for s in self.chosen
             if (entry := self.clips.get(s)) is not None
         ]
         if full:
@@ -266,20 +266,18 @@ class LessonRun:
         failed = bool(self.failures or self.join_failure)
         return Outcome(manifest, tuple(rows), tuple(notes), failed)
 
-    def _join_if_complete(
-        self, every_scene: Sequence[type[LessonScene]]
-    ) -> tuple[FullEntry, str] | None:
+    def _join_if_complete(self) -> tuple[FullEntry, str] | None:
         """The whole video, when the format allows it and every step's clip is current."""
         options = self.options
         if options.fmt not in JOINABLE_FORMATS:
             self.display.note(f"{options.fmt}: the whole-lesson video and its chapters are skipped")
             return None
-        missing = [scene for scene in every_scene if scene not in self.clips]
+        missing = [scene for scene in self.scenes if scene not in self.clips]
         if missing:
             steps = ", ".join(str(scene.step) for scene in missing)
             self.display.note(f"whole-lesson video not joined: step(s) {steps} not ready")
             return None
-        clips = [self.clips[scene] for scene in every_scene]
+        clips = [self.clips[scene] for scene in self.scenes]
         target = options.folder / f"{FULL_NAME}.{options.fmt}"
         key = full_key(self.lesson.title, clips)
         cached = None if options.force else self.records.full(target.name, key)

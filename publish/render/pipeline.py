@@ -22,6 +22,7 @@ from publish.render.lesson_run import LessonRun, Outcome
 from publish.render.options import Options
 from publish.render.progress import Display
 from publish.render.schedule import dry_job, render_course
+from publish.render.selection import select
 
 if TYPE_CHECKING:
     from scenes import LessonScene
@@ -67,17 +68,21 @@ def terminate_on_sigterm() -> Iterator[None]:
 
 def publish(
     lessons: Sequence[tuple[Lesson, Options]],
-    every_scene: Sequence[type[LessonScene]],
-    chosen: Sequence[type[LessonScene]],
+    wanted: Sequence[str],
     display: Display,
     course: str | None = None,
+    scenes_of: Callable[[Lesson], Sequence[type[LessonScene]]] | None = None,
 ) -> int:
-    """Render the ``chosen`` scenes of each lesson into its ``Options.folder``, reusing what
+    """Render the scenes ``wanted`` (``--scene``: all when empty, as ``selection.select``
+    reads them) of each lesson into its ``Options.folder``, reusing what
     is cached; join, describe and write each lesson's kit and manifest; with a ``course``
     title, write the course's index page and ``course.json`` beside the lessons' folders.
+    ``scenes_of`` gives a lesson's scenes (default: ``scenes.scenes_for``).
 
     Returns 0 when every clip and join succeeded, 1 otherwise.
     """
+    from scenes import scenes_for
+
     key = partial(clip_key, sources=source_digest(), toolchain=toolchain.digest())
     folders = [options.folder for _, options in lessons]
     runs = []
@@ -90,16 +95,19 @@ def publish(
             if options.lesson
             else ()
         )
-        run = LessonRun(lesson, options, display, _keys(key, lesson, options), elsewhere)
-        run.find_cached(every_scene, chosen if options.force else [])
+        every_scene = tuple((scenes_of or scenes_for)(lesson))
+        chosen = tuple(select(every_scene, wanted))
+        keys = _keys(key, lesson, options)
+        run = LessonRun(lesson, options, display, keys, every_scene, chosen, elsewhere)
+        run.find_cached(chosen if options.force else [])
         runs.append(run)
 
     outcomes: dict[int, Outcome] = {}
 
     def finish(run: LessonRun) -> None:
-        outcomes[id(run)] = run.complete(every_scene, chosen)
+        outcomes[id(run)] = run.complete()
 
-    render_course(runs, every_scene, chosen, lessons[0][1].jobs, display, finish)
+    render_course(runs, lessons[0][1].jobs, display, finish)
     finished = [outcomes[id(run)] for run in runs]
     display.summary([row for outcome in finished for row in outcome.rows])
     for outcome in finished:
@@ -125,7 +133,8 @@ def _keys(
     )
 
     def key_of(scene: type[LessonScene]) -> KeyOf:
-        return lambda reads, kwargs: bound(scene=scene.__name__, reads=reads, kwargs=kwargs)
+        name = f"{scene.__name__}@{scene.step}"
+        return lambda reads, kwargs: bound(scene=name, reads=reads, kwargs=kwargs)
 
     return key_of
 

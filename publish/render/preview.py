@@ -52,9 +52,9 @@ def measure(
 
 def lesson_minutes(lesson: Lesson, work: Path, narrator: Narrator | None = None) -> int:
     """The lesson's length in minutes, each scene measured in its own work folder."""
-    from scenes import SCENES
+    from scenes import scenes_for
 
-    return minutes_of(sum(measure(scene, lesson, work, narrator) for scene in SCENES))
+    return minutes_of(sum(measure(scene, lesson, work, narrator) for scene in scenes_for(lesson)))
 
 
 def _arguments(
@@ -83,7 +83,7 @@ def list_scenes(
 ) -> None:
     """The steps with their names and durations (narrated by ``narrator`` when given); with
     every step, the lesson's length too."""
-    from scenes import SCENES
+    from scenes import scenes_for
 
     seconds = {scene: measure(scene, lesson, work, narrator) for scene in chosen}
     print(f"{'step':>4}  {'scene':<18} {'file':<16} {'length':>7}  title", file=out)
@@ -93,7 +93,7 @@ def list_scenes(
         title = scene.headline(lesson)
         print(f"{scene.step:>4}  {scene.__name__:<18} {name:<16} {length:>7}  {title}", file=out)
     total = _clock(sum(seconds.values()))
-    if len(chosen) == len(SCENES):
+    if len(chosen) == len(scenes_for(lesson)):
         total += f"  (the lesson: about {lesson_minutes(lesson, work, narrator)} min)"
     print(f"{'':>4}  {'total':<35} {total:>7}", file=out)
 
@@ -106,9 +106,10 @@ def dry_run(
     The title needs every scene's length: with more than one scene to construct and more than
     one job, they are constructed in worker processes, longest first, then the title.
     """
-    from scenes import SCENES
+    from scenes import scenes_for
 
-    constructed = list(SCENES) if any(scene.shows_length for scene in chosen) else list(chosen)
+    every_scene = scenes_for(lesson)
+    constructed = list(every_scene) if any(scene.shows_length for scene in chosen) else list(chosen)
     if options.jobs > 1 and len(constructed) > 1:
         probes = _probes_in_workers(lesson, chosen, constructed, options)
     else:
@@ -153,17 +154,18 @@ def _probes_in_workers(
     """``constructed`` in worker processes, longest first, the title with the minutes the last
     render's lengths give (0 without them); the title again only if the minutes the dry runs'
     lengths give differ."""
-    from scenes import SCENES
+    from scenes import scenes_for
 
+    every_scene = scenes_for(lesson)
     earlier = earlier_lengths(options, constructed)
-    guess = minutes_of(sum(earlier.values())) if len(earlier) == len(SCENES) else 0
+    guess = minutes_of(sum(earlier.values())) if len(earlier) == len(every_scene) else 0
     order = longest_first(constructed, earlier)
     with worker_pool(None, min(options.jobs, len(order))) as executor:
         jobs = {scene: dry_job(lesson, options, scene, guess) for scene in order}
         probes = run_jobs(executor, worker.dry_run, jobs, _failed)
         titles = [scene for scene in chosen if scene.shows_length]
         if titles:
-            minutes = minutes_of(sum(probes[scene].seconds for scene in SCENES))
+            minutes = minutes_of(sum(probes[scene].seconds for scene in every_scene))
             if minutes != guess:
                 jobs = {scene: dry_job(lesson, options, scene, minutes) for scene in titles}
                 probes |= run_jobs(executor, worker.dry_run, jobs, _failed)

@@ -57,18 +57,13 @@ class _Lesson:
     finished: bool = False
 
 
-def _part(
-    index: int,
-    run: LessonRun,
-    every_scene: Sequence[type[LessonScene]],
-    chosen: Sequence[type[LessonScene]],
-) -> _Lesson:
-    todo = [scene for scene in chosen if scene not in run.clips]
+def _part(index: int, run: LessonRun) -> _Lesson:
+    todo = [scene for scene in run.chosen if scene not in run.clips]
     titles = [scene for scene in todo if scene.shows_length]
     others = [scene for scene in todo if scene not in titles]
     measuring = [
         s
-        for s in every_scene
+        for s in run.scenes
         if titles and s not in run.clips and s not in others and s not in run.titles
     ]
     return _Lesson(index, run, titles, others, measuring)
@@ -76,21 +71,19 @@ def _part(
 
 def render_course(
     runs: Sequence[LessonRun],
-    every_scene: Sequence[type[LessonScene]],
-    chosen: Sequence[type[LessonScene]],
     jobs: int,
     display: Display,
     finish: Callable[[LessonRun], None],
 ) -> None:
     """Render what ``runs`` lack in worker processes, one queue for all; ``finish`` each
     lesson as soon as its last clip is in."""
-    lessons = [_part(index, run, every_scene, chosen) for index, run in enumerate(runs)]
+    lessons = [_part(index, run) for index, run in enumerate(runs)]
     expected = {
         (part.index, scene): seconds
         for part in lessons
-        for scene, seconds in part.run.expected(chosen).items()
+        for scene, seconds in part.run.expected(part.run.chosen).items()
     }
-    _show_board(lessons, chosen, expected, display)
+    _show_board(lessons, expected, display)
     clips = queue_order([(p.index, s) for p in lessons for s in p.others], expected)
     dry = [(p.index, s) for p in lessons for s in p.measuring]
     for part in lessons:
@@ -120,7 +113,7 @@ def render_course(
             send(lessons[index], scene)
         while True:
             for part in lessons:
-                _release(part, every_scene, send, finish)
+                _release(part, send, finish)
             if not pending:
                 break
             done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
@@ -151,7 +144,6 @@ def _arrived(part: _Lesson, scene: type[LessonScene], value: Any) -> None:
 
 def _release(
     part: _Lesson,
-    every_scene: Sequence[type[LessonScene]],
     send: Callable[[_Lesson, type[LessonScene], int | None], None],
     finish: Callable[[LessonRun], None],
 ) -> None:
@@ -162,7 +154,7 @@ def _release(
     run = part.run
     if part.titles and not part.titles_sent:
         part.titles_sent = True
-        minutes = _minutes(part, every_scene)
+        minutes = _minutes(part)
         if minutes is not None:
             for scene in run.take_titles(minutes):
                 run.states[scene] = "cached"
@@ -172,21 +164,21 @@ def _release(
                     send(part, scene, minutes)
         if part.outstanding:
             return
-    run.settle_titles(every_scene)  # a title not chosen, once the others are rendered
+    run.settle_titles()  # a title not chosen, once the others are rendered
     part.finished = True
     finish(run)
 
 
-def _minutes(part: _Lesson, every_scene: Sequence[type[LessonScene]]) -> int | None:
+def _minutes(part: _Lesson) -> int | None:
     """The lesson's length in minutes from every clip's length; None (failing the titles) when
     a scene failed, so its length is unknown."""
     run = part.run
     lengths: dict[type[LessonScene], float] = {s: e.duration for s, e in run.clips.items()}
     lengths |= part.measured
     lengths |= {scene: found.entry.duration for scene, found in run.titles.items()}
-    unknown = [str(scene.step) for scene in every_scene if scene not in lengths]
+    unknown = [str(scene.step) for scene in run.scenes if scene not in lengths]
     if not unknown:
-        return minutes_of(sum(lengths[scene] for scene in every_scene))
+        return minutes_of(sum(lengths[scene] for scene in run.scenes))
     for title in part.titles:
         if title not in run.failures:
             steps = ", ".join(unknown)
@@ -196,7 +188,6 @@ def _minutes(part: _Lesson, every_scene: Sequence[type[LessonScene]]) -> int | N
 
 def _show_board(
     lessons: Sequence[_Lesson],
-    chosen: Sequence[type[LessonScene]],
     expected: Mapping[Clip, float],
     display: Display,
 ) -> None:
@@ -204,13 +195,13 @@ def _show_board(
     rows = []
     for part in lessons:
         run = part.run
-        for scene in chosen:
+        for scene in run.chosen:
             entry = run.clips.get(scene)
             length = entry.duration if entry else expected.get((part.index, scene), 0.0)
             rows.append(Row(run.label(scene), scene.headline(run.lesson), length))
     display.plan(rows)
     for part in lessons:
-        for scene in chosen:
+        for scene in part.run.chosen:
             if scene in part.run.clips:
                 part.run.states[scene] = "cached"
                 part.run.display.cached(part.run.label(scene))

@@ -27,6 +27,7 @@ from attention_core.reads import Reads, traced
 if TYPE_CHECKING:
     from publish.narration.narrate import Speaking
     from publish.narration.voices import Narrator
+    from scenes import LessonScene
     from scenes.probe import Probe
 
 __all__ = [
@@ -132,17 +133,21 @@ class ClipFailed(Exception):
         return self.message
 
 
-def scene_path(scene_class: type) -> str:
-    """The importable name a worker finds the class by."""
-    return f"{scene_class.__module__}:{scene_class.__qualname__}"
+def scene_path(scene_class: type[LessonScene]) -> str:
+    """The name a worker finds the class by: ``module:QualName@step``, so that a step kind
+    placed elsewhere in a lesson (``scenes.placed``) keeps its number."""
+    return f"{scene_class.__module__}:{scene_class.__qualname__}@{scene_class.step}"
 
 
-def _scene_class(path: str) -> Any:
-    module, _, name = path.partition(":")
+def _scene_class(path: str) -> type[LessonScene]:
+    from scenes import placed
+
+    where, _, step = path.rpartition("@")
+    module, _, name = where.partition(":")
     found: Any = importlib.import_module(module)
     for part in name.split("."):
         found = getattr(found, part)
-    return found
+    return placed(found, int(step))
 
 
 Event = tuple[str, str, float]
