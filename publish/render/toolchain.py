@@ -1,10 +1,11 @@
 """What a clip is drawn and encoded with beyond our code: manim, Pango, cairo, PyAV, fonts, TeX.
 
-Each is identified cheaply, without reading big files: versions, the file names PyAV's wheel
-gives its bundled libraries (auditwheel puts a hash of each library's bytes in its name:
-``libx264-d6533a8d.so.165``), and the path, size and modification time of each font file
-fontconfig picks and of TeX's file databases (``ls-R``, rewritten whenever a TeX package is
-installed or removed). About 70 ms, once per run (measured with manim already imported).
+Each is identified by what shapes the bytes, never by when it was installed: versions, the
+file names PyAV's wheel gives its bundled libraries (auditwheel puts a hash of each library's
+bytes in its name: ``libx264-d6533a8d.so.165``), and the path, size and SHA-256 of each font
+file fontconfig picks and of TeX's file databases (``ls-R``, rewritten whenever a TeX package is
+installed or removed). Modification times differ between two machines set up alike (``ls-R``
+is rewritten at install time), so they only key a per-process memo of each file's digest.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import hashlib
 import json
 import subprocess
 from collections.abc import Sequence
+from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -63,7 +65,22 @@ def _file(path: Path) -> dict[str, Any]:
         stat = path.stat()
     except OSError:
         return {"path": str(path), "missing": True}
-    return {"path": str(path), "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
+    return {
+        "path": str(path),
+        "size": stat.st_size,
+        "sha256": _content_digest(str(path), stat.st_size, stat.st_mtime_ns),
+    }
+
+
+@lru_cache(maxsize=256)
+def _content_digest(path: str, size: int, mtime_ns: int) -> str:
+    """SHA-256 of the file's bytes; ``size`` and ``mtime_ns`` only key the memo (a file changed
+    in place is hashed again), they are never part of the identity."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as file:
+        for block in iter(lambda: file.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def _lines(command: list[str]) -> list[str]:

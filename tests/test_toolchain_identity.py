@@ -1,0 +1,44 @@
+"""A machine's tools are identified by their contents: two machines set up alike match."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+from publish.render import toolchain
+
+
+def _system_files() -> list[Path]:
+    """TeX's file databases and the house font: the files a worker's identity hashes."""
+    found = subprocess.run(
+        ["kpsewhich", "-all", "ls-R"], capture_output=True, text=True, check=True
+    ).stdout.split()
+    font = subprocess.run(
+        ["fc-match", "--format", "%{file}", "Inter"], capture_output=True, text=True, check=True
+    ).stdout
+    return [Path(p) for p in [*found, font] if Path(p).is_file()]
+
+
+def test_a_file_copied_with_a_new_mtime_is_the_same_tool(tmp_path: Path) -> None:
+    # What a second machine's install does: the same bytes, written at another time.
+    originals = _system_files()
+    assert originals, "no ls-R or Inter found"
+    for number, original in enumerate(originals):
+        copy = tmp_path / f"{number}-{original.name}"
+        shutil.copyfile(original, copy)  # a new mtime, as an install on another day gives
+        first = toolchain._file(copy)
+        os.utime(copy, ns=(1_000_000_000, 1_000_000_000))
+        assert toolchain._file(copy) == first
+        assert first["sha256"] == toolchain._file(original)["sha256"]
+        with copy.open("ab") as extra:  # and a changed file is a different tool
+            extra.write(b"%")
+        assert toolchain._file(copy)["sha256"] != first["sha256"]
+
+
+def test_the_identity_holds_no_modification_time() -> None:
+    text = json.dumps(toolchain.describe())
+    assert "mtime" not in text
+    assert '"sha256"' in text
