@@ -39,7 +39,10 @@ from publish.kit.lecture import SLIDE_FORMATS
 from publish.presets import ALPHA_FORMATS, FORMATS, QUALITIES
 from publish.render.tools import RENDER_TOOLS, SCENE_TOOLS, install_line, missing_tools
 
-OUTPUT_TROUBLE = {errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM, errno.EROFS}
+OUTPUT_TROUBLE = {
+    *(errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM, errno.EROFS),
+    *(errno.ENOTDIR, errno.EISDIR, errno.EEXIST),  # a file or folder where the other belongs
+}
 """Errors writing the output that the user can fix: said in one line, exit 2, no traceback."""
 
 
@@ -142,6 +145,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.check_lesson:
         return check_lesson(args.check_lesson)
+    if not args.script:
+        from publish.render.claim import FolderBusy, claim_early
+
+        quality = QUALITIES[args.quality].name
+        try:  # before anything slow: a busy folder is refused at once
+            claim_early(args.out / quality, args.out / ".work" / quality)
+        except FolderBusy as busy:
+            return _bad(str(busy))
     if args.transparent and args.fmt not in ALPHA_FORMATS:
         return _bad(f"--transparent needs --format mov or webm ({args.fmt} has no alpha channel)")
     if args.slides and args.fmt not in SLIDE_FORMATS:
