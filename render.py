@@ -280,10 +280,11 @@ def write_script(lesson: Lesson, options: Any, target: Path) -> int:
 
     from publish.media.files import write_text
     from publish.narration.script import script
+    from publish.render.tex_folder import manim_folders
 
     if not target.parent.is_dir():
         return _bad(f"--script {target}: no folder {target.parent}")
-    with tempconfig({"media_dir": str(options.work / "script")}):
+    with tempconfig(manim_folders(options.work / "script")):
         text = script(lesson, _scenes_as_rendered(lesson, options))
     write_text(target, text)
     print(f"render.py: wrote the narration script to {target}")
@@ -295,9 +296,10 @@ def recordings_problem(lesson: Lesson, options: Any) -> str | None:
     from manim import tempconfig
 
     from publish.narration.recordings import recordings_problem as problem
+    from publish.render.tex_folder import manim_folders
     from scenes.probe import run_dry
 
-    with tempconfig({"media_dir": str(options.work / "script")}):
+    with tempconfig(manim_folders(options.work / "script")):
         beats = [
             beat.id
             for scene, kwargs in _scenes_as_rendered(lesson, options)

@@ -40,6 +40,7 @@ __all__ = [
     "HeldFrameWriter",
     "ManimVersionWarning",
     "MathTexPart",
+    "QuotingWriter",
     "clip_renderer",
     "code_listing",
     "output_files",
@@ -106,7 +107,19 @@ class HeldFrameEncoder(VideoSegmentEncoder):
             raise self._operation_error("encode", error) from error
 
 
-class HeldFrameWriter(SceneFileWriter):
+class QuotingWriter(SceneFileWriter):
+    """manim's file writer with its segment list quoted for any path: manim writes each as
+    ``file 'file:PATH'``, so an apostrophe in ``--out`` ends the quote and every clip fails.
+    The concat demuxer reads ``'\\''`` as a quote (close, an escaped one, reopen); inside
+    quotes a backslash is literal. Harmless on a manim without the method: it is not called."""
+
+    @staticmethod
+    def _concat_manifest_bytes(input_files: list[str]) -> bytes:
+        quoted = (Path(file).as_posix().replace("'", "'\\''") for file in input_files)
+        return "".join(f"file 'file:{path}'\n" for path in quoted).encode("utf-8")
+
+
+class HeldFrameWriter(QuotingWriter):
     """manim's file writer with :class:`HeldFrameEncoder` for every segment."""
 
     def _create_segment_encoder(self, target: Path) -> VideoSegmentEncoder:
@@ -118,7 +131,7 @@ class HeldFrameWriter(SceneFileWriter):
 def clip_renderer() -> CairoRenderer:
     """The renderer for a clip: manim's, with :class:`HeldFrameWriter` where it applies."""
     if not SPEEDUPS:
-        return CairoRenderer()
+        return CairoRenderer(file_writer_class=QuotingWriter)
     return CairoRenderer(file_writer_class=HeldFrameWriter)
 
 
