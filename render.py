@@ -160,6 +160,9 @@ def main(argv: list[str] | None = None) -> int:
     course = load_course(args)
     if isinstance(course, str):
         return _bad(course)
+    unseen = font_problems(course)
+    if unseen:
+        return _bad(*unseen)
     rendering = not (args.list or args.dry_run)
     missing = missing_tools(RENDER_TOOLS if rendering else SCENE_TOOLS)
     if missing:
@@ -266,6 +269,17 @@ def load_course(args: argparse.Namespace) -> Course | str:
     return Course(title or lessons[0].lesson.series, tuple(lessons))
 
 
+def font_problems(course: Course) -> list[str]:
+    """A line per character of any lesson that no installed font draws (it would show as a box)."""
+    from publish.render.fonts import uncovered
+
+    return [
+        f"lesson {number} ({entry.source}): {line}" if course.is_course else f"lesson: {line}"
+        for number, entry in enumerate(course.lessons, start=1)
+        for line in uncovered(entry.lesson)
+    ]
+
+
 def _scenes_as_rendered(lesson: Lesson, options: Any) -> list[tuple[Any, dict[str, Any]]]:
     """Every scene with the arguments it renders with: the title with the lesson's minutes."""
     from scenes import SCENES
@@ -316,6 +330,9 @@ def check_lesson(path: Path) -> int:
         lesson = load_lesson(path)
     except LessonError as error:
         return _bad(f"lesson: {error}")
+    unseen = font_problems(Course.of(lesson))
+    if unseen:
+        return _bad(*unseen)
     print("\n".join(summary(lesson)))
     return EXIT_OK
 

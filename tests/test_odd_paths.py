@@ -13,7 +13,7 @@ from scenes.manim_internals import QuotingWriter
 
 from .conftest import cli
 
-ODD = "it's a \"quoted\" \\ back-slashed ü 空 folder"
+ODD = 'it\'s a "quoted" \\ back-slashed ü 空 folder'
 
 
 def test_the_segment_list_quotes_an_apostrophe() -> None:
@@ -24,7 +24,8 @@ def test_the_segment_list_quotes_an_apostrophe() -> None:
 def test_tex_reaches_an_odd_folder_by_a_plain_name(tmp_path: Path) -> None:
     folder = tmp_path / ODD / "Tex"
     plain = tex_safe(folder)
-    assert plain.isascii() and not set(plain) & set(" '\"\\%#~")
+    assert plain.isascii()
+    assert not set(plain) & set(" '\"\\%#~")
     assert Path(plain).resolve() == folder.resolve()
     assert tex_safe(folder) == plain  # the same link, run after run
     assert tex_safe(tmp_path / "plain") == str(tmp_path / "plain")
