@@ -23,6 +23,22 @@ from typing import Any
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
+STOPS = {signal.SIGINT, signal.SIGTERM}
+INTERRUPTED = "render.py: interrupted; finished clips are kept, run again to finish"
+
+
+def _stop_starting(signum: int, frame: object) -> None:
+    """Until :func:`run` takes over: a signal during start-up (imports) ends the run at once,
+    128 + its number, without a traceback."""
+    print(INTERRUPTED, file=sys.stderr)
+    raise SystemExit(128 + signum)
+
+
+if __name__ == "__main__":
+    for _signal in STOPS:
+        signal.signal(_signal, _stop_starting)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)  # any held back across the exec below
+
 # Typed with the system's Python, the command runs in the project's .venv/ (made by
 # scripts/setup.sh), so this must come before the first third-party import. A virtualenv the
 # user activated is theirs to choose, and is kept.
@@ -31,6 +47,9 @@ if __name__ == "__main__" and sys.prefix == sys.base_prefix:
     if not _VENV_PYTHON.exists():
         print("render.py: not set up yet; run `bash scripts/setup.sh` first", file=sys.stderr)
         sys.exit(EXIT_BAD_INPUT)
+    # Blocked, a signal stays pending across the exec, and is taken once the new process has
+    # its handlers, instead of meeting the new interpreter's start-up with a traceback.
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
     os.execv(_VENV_PYTHON, [str(_VENV_PYTHON), *sys.argv])
 
 from attention_core import Lesson, LessonError, default_lesson, load_lesson
@@ -182,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     from publish.render import preview
     from publish.render.claim import OutputTrouble, claimed, trouble
     from publish.render.cluster import ClusterError
-    from publish.render.pipeline import Interrupted, Options, publish, terminate_on_sigterm
+    from publish.render.pipeline import Options, publish, terminate_on_sigterm
     from publish.render.progress import make_display
 
     options = Options(
@@ -230,13 +249,6 @@ def main(argv: list[str] | None = None) -> int:
         if error.errno not in OUTPUT_TROUBLE:
             raise
         return _bad(str(trouble(options.out, error)))
-    except (KeyboardInterrupt, Interrupted) as stop:
-        signum = stop.signum if isinstance(stop, Interrupted) else signal.SIGINT
-        print(
-            "render.py: interrupted; finished clips are kept, run again to finish",
-            file=sys.stderr,
-        )
-        return 128 + int(signum)
 
 
 def load_course(args: argparse.Namespace) -> Course | str:
@@ -345,5 +357,26 @@ def _bad(*messages: str) -> int:
     return EXIT_BAD_INPUT
 
 
+def run(argv: list[str] | None = None) -> int:
+    """:func:`main`, ended by SIGINT or SIGTERM whenever either arrives: one line, exit 130 or
+    143, no traceback, and never an error reported in place of the interrupt."""
+    from publish.render.interrupts import Interrupted
+
+    def terminate(signum: int, frame: object) -> None:
+        raise Interrupted(signum)
+
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, terminate)
+    try:
+        return main(argv)
+    except (KeyboardInterrupt, Interrupted) as stop:
+        signum = stop.signum if isinstance(stop, Interrupted) else signal.SIGINT
+        # From here on a second signal must not cut this short with a traceback.
+        for each in STOPS:
+            signal.signal(each, signal.SIG_IGN)
+        print(INTERRUPTED, file=sys.stderr)
+        return 128 + int(signum)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run())

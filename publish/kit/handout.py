@@ -142,11 +142,25 @@ def _chromium(command: list[str]) -> None:
     except subprocess.TimeoutExpired:
         raise PrintFailed(f"{command[0]} took more than {PRINT_SECONDS} s") from None
     finally:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGKILL)
+        _kill_session(process.pid)
         process.wait()
     if status != 0:
         raise PrintFailed(f"{command[0]} exited with status {status}")
+
+
+def _kill_session(session: int) -> None:
+    """SIGKILL every process of ``session``: Chromium and the helpers it started, whichever
+    process group they moved to."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(session, signal.SIGKILL)
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # gone already
+        if len(fields) > 4 and int(fields[4]) == session:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(int(stat.parent.name), signal.SIGKILL)
 
 
 def _check_complete(pdf: Path) -> None:
