@@ -162,3 +162,40 @@ def _pixels(png: Path) -> np.ndarray[Any, Any]:
     ).stdout.strip()
     width, height = (int(n) for n in probe.split(","))
     return np.frombuffer(raw, np.uint8).reshape(height, width, 3).astype(int)
+
+
+@pytest.mark.parametrize(("language", "rtl"), [("ar", True), ("zh", False), ("hi", False)])
+def test_the_pages_say_their_language_and_its_direction(
+    tmp_path: Path, language: str, rtl: bool
+) -> None:
+    from publish.kit.beats import Beat, Step
+    from publish.kit.course_page import course_html
+    from publish.kit.deck import deck_html
+    from publish.kit.embed import embed_html
+    from publish.kit.handout import handout_html
+
+    from .test_lecture_kit import CLIP, MP4
+
+    lesson = load_lesson(lesson_file(tmp_path, language))
+    (tmp_path / "01_x.vtt").write_text("WEBVTT\n", "utf-8")
+    step = Step(CLIP, "01_x.vtt", (Beat(0.0, 2.0, ""),))
+    pages = {
+        "handout": handout_html(lesson),
+        "deck": deck_html(lesson, [step], MP4),
+        "index": embed_html(lesson, [step], None, MP4, ["handout.html"], tmp_path),
+        "course": course_html(lesson.title, language, []),
+    }
+    opening = f'<html lang="{language}" dir="rtl">' if rtl else f'<html lang="{language}">'
+    for name, page in pages.items():
+        assert opening in page, name
+
+
+@pytest.mark.parametrize(
+    ("tag", "way"),
+    [("ar", "rtl"), ("fa-IR", "rtl"), ("he", "rtl"), ("ur", "rtl"), ("az-Arab", "rtl")]
+    + [("ku-Latn", "ltr"), ("el", "ltr"), ("en-US", "ltr"), ("zh-Hans", "ltr"), ("hi", "ltr")],
+)
+def test_a_languages_direction_comes_from_its_tag(tag: str, way: str) -> None:
+    from publish.kit.direction import direction
+
+    assert direction(tag) == way
