@@ -203,6 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     from publish.render.cluster import ClusterError
     from publish.render.pipeline import Options, publish, terminate_on_sigterm
     from publish.render.progress import make_display
+    from publish.render.voice_checks import voice_problem
 
     options = Options(
         quality=QUALITIES[args.quality],
@@ -223,6 +224,10 @@ def main(argv: list[str] | None = None) -> int:
             problems.append(f"{where}{error}")
             continue
         each = replace(options, lesson=entry.name, voice=voice)
+        unable = None if voice is None else voice_problem(voice)
+        if unable:
+            problems.append(f"{where}{unable}")
+            continue
         if voice is not None and voice.kind == "recordings" and rendering:
             problem = recordings_problem(entry.lesson, each)
             if problem:
@@ -323,15 +328,20 @@ def recordings_problem(lesson: Lesson, options: Any) -> str | None:
 
     from publish.narration.recordings import recordings_problem as problem
     from publish.render.tex_folder import manim_folders
+    from publish.render.voice_checks import too_little_speech, unreadable_recordings
     from scenes.probe import run_dry
 
+    folder = Path(options.voice.source)
+    unreadable = unreadable_recordings(folder)  # before the slow dry runs, which write files
+    if unreadable:
+        return unreadable
     with tempconfig(manim_folders(options.work / "script")):
         beats = [
-            beat.id
+            (beat.id, beat.caption.said)
             for scene, kwargs in _scenes_as_rendered(lesson, options)
             for beat in run_dry(scene, lesson, **kwargs).beats
         ]
-    return problem(options.voice, beats)
+    return problem(options.voice, [id for id, _ in beats]) or too_little_speech(folder, beats)
 
 
 def check_lesson(path: Path) -> int:
