@@ -315,9 +315,14 @@ def write_script(lesson: Lesson, options: Any, target: Path) -> int:
 
     if not target.parent.is_dir():
         return _bad(f"--script {target}: no folder {target.parent}")
+    if target.is_dir():
+        return _bad(f"--script {target}: a folder stands there; name a file to write")
     with tempconfig(manim_folders(options.work / "script")):
         text = script(lesson, _scenes_as_rendered(lesson, options))
-    write_text(target, text)
+    try:
+        write_text(target, text)
+    except OSError as error:
+        return _bad(f"--script {target}: cannot write it ({error.strerror or error})")
     print(f"render.py: wrote the narration script to {target}")
     return EXIT_OK
 

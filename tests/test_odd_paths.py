@@ -46,3 +46,25 @@ def test_a_step_renders_into_a_folder_with_quotes_and_other_scripts(tmp_path: Pa
     assert float(json.loads(probed.stdout)["format"]["duration"]) > 10
     manifest = json.loads((out / "low" / "manifest.json").read_text("utf-8"))
     assert "03_score.mp4" in json.dumps(manifest)
+
+
+def test_a_folder_where_the_script_belongs_is_exit_2(tmp_path: Path) -> None:
+    (tmp_path / "script.txt").mkdir()
+    done = cli(tmp_path / "media", "--script", str(tmp_path / "script.txt"), timeout=300)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines() == [
+        f"render.py: --script {tmp_path / 'script.txt'}: a folder stands there; name a file "
+        "to write"
+    ]
+
+
+@pytest.mark.render
+def test_a_folder_where_an_output_file_belongs_is_exit_2(tmp_path: Path) -> None:
+    out = tmp_path / "media"
+    (out / "low" / "handout.html").mkdir(parents=True)
+    done = cli(out, "--scene", "3", timeout=300)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines() == [
+        f"render.py: cannot write {out / 'low' / 'handout.html'}: Is a directory; a folder "
+        "stands where a file should be; remove it or choose another --out"
+    ]

@@ -44,7 +44,9 @@ _FIXES = {
 
 def trouble(folder: Path, error: OSError) -> OutputTrouble:
     """``error``, met writing into ``folder``, as one line naming the folder, cause and fix."""
-    where = error.filename if isinstance(error.filename, str) else folder
+    # A rename's target (filename2) is the file the user knows, not our temporary name.
+    named = error.filename2 if isinstance(error.filename2, str) else error.filename
+    where = named if isinstance(named, str) else folder
     cause = error.strerror or str(error)
     fix = _FIXES.get(error.errno or 0, "check the folder and run again")
     return OutputTrouble(f"cannot write {where}: {cause}; {fix}")
