@@ -42,3 +42,10 @@ def test_the_identity_holds_no_modification_time() -> None:
     text = json.dumps(toolchain.describe())
     assert "mtime" not in text
     assert '"sha256"' in text
+
+
+def test_the_identity_names_the_fallback_fonts_installed() -> None:
+    # A worker without Noto CJK would draw a Chinese lesson as boxes: it must not match.
+    packages = toolchain.describe()["font_packages"]
+    assert any(p.startswith("fonts-noto-cjk ") for p in packages)
+    assert any(p.startswith("fonts-inter ") for p in packages)

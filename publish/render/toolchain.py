@@ -39,6 +39,9 @@ def describe(fonts: Sequence[str] = FONT_PATTERNS) -> dict[str, Any]:
         "pango": manimpango.pango_version(),
         "cairo": cairo.cairo_version_string(),
         "fonts": {pattern: _font(pattern) for pattern in fonts},
+        # Pango falls back to any installed font for a glyph the house fonts lack (Noto for CJK,
+        # Arabic, Devanagari...): which fonts are installed, by Debian package and version.
+        "font_packages": _font_packages(),
         "tex": _first_line(["latex", "--version"]),
         "tex_files": [_file(Path(line)) for line in _lines(["kpsewhich", "-all", "ls-R"])],
     }
@@ -53,6 +56,17 @@ def digest(fonts: Sequence[str] = FONT_PATTERNS) -> str:
 def _bundled_libraries(distribution: str) -> list[str]:
     files = metadata.files(distribution) or []
     return sorted(file.name for file in files if ".libs/" in file.as_posix())
+
+
+def _font_packages() -> list[str]:
+    """Every installed Debian font package with its version (none off Debian)."""
+    listing = _lines(["dpkg-query", "-W", "-f", "${db:Status-Abbrev}|${Package}|${Version}\n"])
+    listing = [line for line in listing if line.startswith("ii")] if listing else []
+    return sorted(
+        f"{package} {version}"
+        for _, package, version in (line.split("|") for line in listing)
+        if package.startswith("fonts-")
+    )
 
 
 def _font(pattern: str) -> dict[str, Any]:
