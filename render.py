@@ -179,15 +179,15 @@ def main(argv: list[str] | None = None) -> int:
     course = load_course(args)
     if isinstance(course, str):
         return _bad(course)
-    unseen = font_problems(course)
-    if unseen:
-        return _bad(*unseen)
     rendering = not (args.list or args.dry_run)
     missing = missing_tools(RENDER_TOOLS if rendering else SCENE_TOOLS)
     if missing:
         for tool in missing:
             print(f"render.py: missing {tool.name} ({tool.why})", file=sys.stderr)
         return _bad(f"install with: {install_line(missing)}")
+    unseen = font_problems(course)
+    if unseen:
+        return _bad(*unseen)
 
     from publish.render.selection import SelectionError, select
     from scenes import SCENES

@@ -121,7 +121,7 @@ class QuotingWriter(SceneFileWriter):
     """manim's file writer with its segment list quoted for any path: manim writes each as
     ``file 'file:PATH'``, so an apostrophe in ``--out`` ends the quote and every clip fails.
     The concat demuxer reads ``'\\''`` as a quote (close, an escaped one, reopen); inside
-    quotes a backslash is literal. Harmless on a manim without the method: it is not called."""
+    quotes a backslash is literal. On another manim, its own writer is used, unchanged."""
 
     @staticmethod
     def _concat_manifest_bytes(input_files: list[str]) -> bytes:
@@ -141,7 +141,7 @@ class HeldFrameWriter(QuotingWriter):
 def clip_renderer() -> CairoRenderer:
     """The renderer for a clip: manim's, with :class:`HeldFrameWriter` where it applies."""
     if not SPEEDUPS:
-        return CairoRenderer(file_writer_class=QuotingWriter)
+        return CairoRenderer()
     return CairoRenderer(file_writer_class=HeldFrameWriter)
 
 
@@ -210,7 +210,7 @@ class SetText(Text):
     drawn on (``Text._text2svg``, manim 0.22, with the layout's width that manimpango takes)."""
 
     def _text2svg(self, color: ParsableManimColor) -> str:
-        if not right_to_left(self.text):
+        if not SPEEDUPS or not right_to_left(self.text):  # another manim: its own, unchanged
             return str(super()._text2svg(color))
         folder = config.get_dir("text_dir")
         folder.mkdir(parents=True, exist_ok=True)
