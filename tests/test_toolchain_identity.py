@@ -6,9 +6,12 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 from publish.render import toolchain
+
+from .conftest import ROOT
 
 
 def _system_files() -> list[Path]:
@@ -49,3 +52,45 @@ def test_the_identity_names_the_fallback_fonts_installed() -> None:
     packages = toolchain.describe()["font_packages"]
     assert any(p.startswith("fonts-noto-cjk ") for p in packages)
     assert any(p.startswith("fonts-inter ") for p in packages)
+
+
+def test_a_worker_in_another_root_has_the_same_identity(tmp_path: Path) -> None:
+    # Another machine set up by the same steps: the same TeX databases and fonts, written at
+    # another time to other places (here copies, found through TEXMFDBS and FONTCONFIG_FILE).
+    databases = []
+    for number, original in enumerate(_lines(["kpsewhich", "-all", "ls-R"])):
+        folder = tmp_path / "texmf" / str(number)
+        folder.mkdir(parents=True)
+        shutil.copyfile(original, folder / "ls-R")
+        databases.append(str(folder))
+    fonts = tmp_path / "fonts"
+    for pattern in toolchain.FONT_PATTERNS:
+        source = Path(_lines(["fc-match", "--format", "%{file}", pattern])[0])
+        shutil.copytree(source.parent, fonts / source.parent.name, dirs_exist_ok=True)
+    config = tmp_path / "fonts.conf"
+    config.write_text(
+        f'<?xml version="1.0"?>\n<fontconfig><dir>{fonts}</dir>'
+        f"<cachedir>{tmp_path / 'fc-cache'}</cachedir></fontconfig>\n"
+    )
+    probe = (
+        "import json, subprocess; from publish.render import toolchain; print(json.dumps(["
+        "toolchain.describe(), subprocess.run(['fc-match', '--format', '%{file}', 'Inter'], "
+        "capture_output=True, text=True).stdout, subprocess.run(['kpsewhich', '-all', 'ls-R'], "
+        "capture_output=True, text=True).stdout.split()]))"
+    )
+    there = subprocess.run(
+        [sys.executable, "-c", probe],
+        env=dict(os.environ) | {"TEXMFDBS": ":".join(databases), "FONTCONFIG_FILE": str(config)},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    theirs, inter, found = json.loads(there.stdout)
+    assert Path(inter).is_relative_to(fonts)  # it looked where the test meant it to
+    assert found == [f"{folder}/ls-R" for folder in databases]
+    assert theirs == toolchain.describe()
+
+
+def _lines(command: list[str]) -> list[str]:
+    return subprocess.run(command, capture_output=True, text=True, check=True).stdout.split()

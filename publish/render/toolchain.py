@@ -2,7 +2,7 @@
 
 Each is identified by what shapes the bytes, never by when it was installed: versions, the
 file names PyAV's wheel gives its bundled libraries (auditwheel puts a hash of each library's
-bytes in its name: ``libx264-d6533a8d.so.165``), and the path, size and SHA-256 of each font
+bytes in its name: ``libx264-d6533a8d.so.165``), and the name, size and SHA-256 of each font
 file fontconfig picks and of TeX's file databases (``ls-R``, rewritten whenever a TeX package is
 installed or removed). Modification times differ between two machines set up alike (``ls-R``
 is rewritten at install time), so they only key a per-process memo of each file's digest.
@@ -78,9 +78,10 @@ def _file(path: Path) -> dict[str, Any]:
     try:
         stat = path.stat()
     except OSError:
-        return {"path": str(path), "missing": True}
+        return {"name": path.name, "missing": True}
+    # By name and contents, not path: the same bytes elsewhere draw the same glyphs.
     return {
-        "path": str(path),
+        "name": path.name,
         "size": stat.st_size,
         "sha256": _content_digest(str(path), stat.st_size, stat.st_mtime_ns),
     }
