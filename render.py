@@ -23,6 +23,22 @@ from typing import Any
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
+STOPS = {signal.SIGINT, signal.SIGTERM}
+INTERRUPTED = "render.py: interrupted; finished clips are kept, run again to finish"
+
+
+def _stop_starting(signum: int, frame: object) -> None:
+    """Until :func:`run` takes over: a signal during start-up (imports) ends the run at once,
+    128 + its number, without a traceback."""
+    print(INTERRUPTED, file=sys.stderr)
+    raise SystemExit(128 + signum)
+
+
+if __name__ == "__main__":
+    for _signal in STOPS:
+        signal.signal(_signal, _stop_starting)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)  # any held back across the exec below
+
 # Typed with the system's Python, the command runs in the project's .venv/ (made by
 # scripts/setup.sh), so this must come before the first third-party import. A virtualenv the
 # user activated is theirs to choose, and is kept.
@@ -31,6 +47,9 @@ if __name__ == "__main__" and sys.prefix == sys.base_prefix:
     if not _VENV_PYTHON.exists():
         print("render.py: not set up yet; run `bash scripts/setup.sh` first", file=sys.stderr)
         sys.exit(EXIT_BAD_INPUT)
+    # Blocked, a signal stays pending across the exec, and is taken once the new process has
+    # its handlers, instead of meeting the new interpreter's start-up with a traceback.
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
     os.execv(_VENV_PYTHON, [str(_VENV_PYTHON), *sys.argv])
 
 from attention_core import Lesson, LessonError, default_lesson, load_lesson
@@ -39,7 +58,10 @@ from publish.kit.lecture import SLIDE_FORMATS
 from publish.presets import ALPHA_FORMATS, FORMATS, QUALITIES
 from publish.render.tools import RENDER_TOOLS, SCENE_TOOLS, install_line, missing_tools
 
-OUTPUT_TROUBLE = {errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM, errno.EROFS}
+OUTPUT_TROUBLE = {
+    *(errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM, errno.EROFS),
+    *(errno.ENOTDIR, errno.EISDIR, errno.EEXIST),  # a file or folder where the other belongs
+}
 """Errors writing the output that the user can fix: said in one line, exit 2, no traceback."""
 
 
@@ -142,6 +164,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.check_lesson:
         return check_lesson(args.check_lesson)
+    if not args.script:
+        from publish.render.claim import FolderBusy, claim_early
+
+        quality = QUALITIES[args.quality].name
+        try:  # before anything slow: a busy folder is refused at once
+            claim_early(args.out / quality, args.out / ".work" / quality)
+        except FolderBusy as busy:
+            return _bad(str(busy))
     if args.transparent and args.fmt not in ALPHA_FORMATS:
         return _bad(f"--transparent needs --format mov or webm ({args.fmt} has no alpha channel)")
     if args.slides and args.fmt not in SLIDE_FORMATS:
@@ -155,6 +185,9 @@ def main(argv: list[str] | None = None) -> int:
         for tool in missing:
             print(f"render.py: missing {tool.name} ({tool.why})", file=sys.stderr)
         return _bad(f"install with: {install_line(missing)}")
+    unseen = font_problems(course)
+    if unseen:
+        return _bad(*unseen)
 
     from publish.render.selection import SelectionError, select
     from scenes import scenes_for
@@ -168,8 +201,9 @@ def main(argv: list[str] | None = None) -> int:
     from publish.render import preview
     from publish.render.claim import OutputTrouble, claimed, trouble
     from publish.render.cluster import ClusterError
-    from publish.render.pipeline import Interrupted, Options, publish, terminate_on_sigterm
+    from publish.render.pipeline import Options, publish, terminate_on_sigterm
     from publish.render.progress import make_display
+    from publish.render.voice_checks import voice_problem
 
     options = Options(
         quality=QUALITIES[args.quality],
@@ -190,6 +224,10 @@ def main(argv: list[str] | None = None) -> int:
             problems.append(f"{where}{error}")
             continue
         each = replace(options, lesson=entry.name, voice=voice)
+        unable = None if voice is None else voice_problem(voice)
+        if unable:
+            problems.append(f"{where}{unable}")
+            continue
         if voice is not None and voice.kind == "recordings" and rendering:
             problem = recordings_problem(entry.lesson, each)
             if problem:
@@ -216,13 +254,6 @@ def main(argv: list[str] | None = None) -> int:
         if error.errno not in OUTPUT_TROUBLE:
             raise
         return _bad(str(trouble(options.out, error)))
-    except (KeyboardInterrupt, Interrupted) as stop:
-        signum = stop.signum if isinstance(stop, Interrupted) else signal.SIGINT
-        print(
-            "render.py: interrupted; finished clips are kept, run again to finish",
-            file=sys.stderr,
-        )
-        return 128 + int(signum)
 
 
 def load_course(args: argparse.Namespace) -> Course | str:
@@ -255,6 +286,17 @@ def load_course(args: argparse.Namespace) -> Course | str:
     return Course(title or lessons[0].lesson.series, tuple(lessons))
 
 
+def font_problems(course: Course) -> list[str]:
+    """A line per character of any lesson that no installed font draws (it would show as a box)."""
+    from publish.render.fonts import uncovered
+
+    return [
+        f"lesson {number} ({entry.source}): {line}" if course.is_course else f"lesson: {line}"
+        for number, entry in enumerate(course.lessons, start=1)
+        for line in uncovered(entry.lesson)
+    ]
+
+
 def _scenes_as_rendered(lesson: Lesson, options: Any) -> list[tuple[Any, dict[str, Any]]]:
     """Every scene with the arguments it renders with: the title with the lesson's minutes."""
     from scenes import scenes_for
@@ -270,12 +312,18 @@ def write_script(lesson: Lesson, options: Any, target: Path) -> int:
 
     from publish.media.files import write_text
     from publish.narration.script import script
+    from publish.render.tex_folder import manim_folders
 
     if not target.parent.is_dir():
         return _bad(f"--script {target}: no folder {target.parent}")
-    with tempconfig({"media_dir": str(options.work / "script")}):
+    if target.is_dir():
+        return _bad(f"--script {target}: a folder stands there; name a file to write")
+    with tempconfig(manim_folders(options.work / "script")):
         text = script(lesson, _scenes_as_rendered(lesson, options))
-    write_text(target, text)
+    try:
+        write_text(target, text)
+    except OSError as error:
+        return _bad(f"--script {target}: cannot write it ({error.strerror or error})")
     print(f"render.py: wrote the narration script to {target}")
     return EXIT_OK
 
@@ -285,15 +333,21 @@ def recordings_problem(lesson: Lesson, options: Any) -> str | None:
     from manim import tempconfig
 
     from publish.narration.recordings import recordings_problem as problem
+    from publish.render.tex_folder import manim_folders
+    from publish.render.voice_checks import too_little_speech, unreadable_recordings
     from scenes.probe import run_dry
 
-    with tempconfig({"media_dir": str(options.work / "script")}):
+    folder = Path(options.voice.source)
+    unreadable = unreadable_recordings(folder)  # before the slow dry runs, which write files
+    if unreadable:
+        return unreadable
+    with tempconfig(manim_folders(options.work / "script")):
         beats = [
-            beat.id
+            (beat.id, beat.caption.said)
             for scene, kwargs in _scenes_as_rendered(lesson, options)
             for beat in run_dry(scene, lesson, **kwargs).beats
         ]
-    return problem(options.voice, beats)
+    return problem(options.voice, [id for id, _ in beats]) or too_little_speech(folder, beats)
 
 
 def check_lesson(path: Path) -> int:
@@ -304,6 +358,9 @@ def check_lesson(path: Path) -> int:
         lesson = load_lesson(path)
     except LessonError as error:
         return _bad(f"lesson: {error}")
+    unseen = font_problems(Course.of(lesson))
+    if unseen:
+        return _bad(*unseen)
     print("\n".join(summary(lesson)))
     return EXIT_OK
 
@@ -316,5 +373,26 @@ def _bad(*messages: str) -> int:
     return EXIT_BAD_INPUT
 
 
+def run(argv: list[str] | None = None) -> int:
+    """:func:`main`, ended by SIGINT or SIGTERM whenever either arrives: one line, exit 130 or
+    143, no traceback, and never an error reported in place of the interrupt."""
+    from publish.render.interrupts import Interrupted
+
+    def terminate(signum: int, frame: object) -> None:
+        raise Interrupted(signum)
+
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, terminate)
+    try:
+        return main(argv)
+    except (KeyboardInterrupt, Interrupted) as stop:
+        signum = stop.signum if isinstance(stop, Interrupted) else signal.SIGINT
+        # From here on a second signal must not cut this short with a traceback.
+        for each in STOPS:
+            signal.signal(each, signal.SIG_IGN)
+        print(INTERRUPTED, file=sys.stderr)
+        return 128 + int(signum)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run())

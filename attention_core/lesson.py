@@ -16,6 +16,7 @@ from . import formatting as fmt
 from .maths import quiz_answer, scores
 from .steps import DEFAULT_STEPS
 from .steps import KINDS as STEP_KINDS
+from .text_file import TextFileError, read_small_text
 from .words import KINDS, Words, caption_name, english, kind_of, placeholders, said_name
 
 __all__ = [
@@ -147,19 +148,9 @@ def load_lesson(path: str | Path) -> Lesson:
     """Read and validate a lesson TOML file; raise LessonError naming what is wrong."""
     path = Path(path)
     try:
-        size = path.stat().st_size
-        if size > LIMITS.max_file_bytes:
-            raise LessonError(
-                f"{path}: file is {size} bytes, "
-                f"more than the {LIMITS.max_file_bytes} a lesson may be"
-            )
-        text = path.read_text("utf-8")
-    except FileNotFoundError:
-        raise LessonError(f"{path}: no such file") from None
-    except UnicodeDecodeError:
-        raise LessonError(f"{path}: not UTF-8 text") from None
-    except OSError as error:
-        raise LessonError(f"{path}: cannot read ({error.strerror})") from None
+        text = read_small_text(path, LIMITS.max_file_bytes)
+    except TextFileError as error:
+        raise LessonError(f"{path}: {error}") from None
     return parse_lesson(_parse_toml(text, str(path)))
 
 

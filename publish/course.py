@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from attention_core import Lesson, LessonError, default_lesson, load_lesson
+from attention_core.text_file import TextFileError, read_small_text
 
 __all__ = [
     "BUILT_IN",
@@ -93,13 +94,9 @@ def read_course(path: Path) -> tuple[str, list[LessonSpec]]:
     file; raise :class:`CourseError` with a line per problem."""
     where = f"course {path}"
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise CourseError(f"{where}: larger than {MAX_FILE_BYTES // 1024} KiB")
-        data = tomllib.loads(path.read_text("utf-8"))
-    except OSError as error:
-        raise CourseError(f"{where}: cannot read it ({error.strerror})") from None
-    except UnicodeDecodeError:
-        raise CourseError(f"{where}: not UTF-8 text") from None
+        data = tomllib.loads(read_small_text(path, MAX_FILE_BYTES, "a course file"))
+    except TextFileError as error:
+        raise CourseError(f"{where}: {error}") from None
     except tomllib.TOMLDecodeError as error:
         raise CourseError(f"{where}: not valid TOML ({error})") from None
     problems = [f"{where}: unknown key {key!r}" for key in data if key not in {"title", "lessons"}]

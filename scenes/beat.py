@@ -81,7 +81,9 @@ class BeatTiming:
     @property
     def cue_end(self) -> float:
         """Where the beat's caption cue ends: with its spoken words, or with the beat."""
-        return self.end if self.speech is None else min(self.end, self.start + self.speech)
+        # No speech at all (None, or 0.0 from a silent recording) keeps the cue for the beat:
+        # a cue ending where it starts is dropped by manim's subtitle writer.
+        return self.end if not self.speech else min(self.end, self.start + self.speech)
 
 
 class Boundary(Protocol):

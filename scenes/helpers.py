@@ -23,6 +23,7 @@ from manim import (
 
 from attention_core import Token
 from scenes import style
+from scenes.manim_internals import SetText
 from scenes.toolkit.figures import Figure
 
 __all__ = [
@@ -48,8 +49,9 @@ __all__ = [
 def text(
     content: str, *, size: float = style.BODY_SIZE, colour: str = style.TEXT, bold: bool = False
 ) -> Text:
-    """Prose in the house sans-serif. Lesson text goes here, never into LaTeX."""
-    return Text(
+    """Prose in the house sans-serif. Lesson text goes here, never into LaTeX; right-to-left
+    text is laid out so that it is drawn whole (:class:`scenes.manim_internals.SetText`)."""
+    return SetText(
         content, font=style.FONT, font_size=size, color=colour, weight="BOLD" if bold else "NORMAL"
     )
 

@@ -9,6 +9,9 @@ Each reaches past manim's public API, to go faster or to read what manim keeps t
 - :func:`share_parsed_paths`: copies of a text glyph share its parsed SVG path (it replaces
   ``VMobjectFromSVGPath.__deepcopy__`` for the whole process).
 - :func:`output_files`: where a render left its video and captions (manim 0.22's output plan).
+- :class:`SetText`: ``Text`` with right-to-left text laid out wide enough to be drawn whole
+  (it overrides ``Text._text2svg``); :class:`QuotingWriter`: manim's segment list quoted for
+  any path (it overrides ``SceneFileWriter._concat_manifest_bytes``).
 - :func:`code_listing`: a ``Code`` block's text, and :data:`MathTexPart`, the class of a
   formula's part, which manim does not export.
 
@@ -20,6 +23,7 @@ The reads have no plain equivalent: they are tried as they are, and fail where m
 
 from __future__ import annotations
 
+import unicodedata
 import warnings
 from fractions import Fraction
 from pathlib import Path
@@ -27,11 +31,15 @@ from typing import Any
 
 import av
 import manim
-from manim import CairoRenderer, Code, Scene
+import manimpango
+from manim import CairoRenderer, Code, Scene, Text, config
+from manim.constants import START_X, START_Y
 from manim.mobject.svg.svg_mobject import VMobjectFromSVGPath
 from manim.mobject.text.tex_mobject import MathTexPart
+from manim.mobject.text.text_mobject import TEXT2SVG_ADJUSTMENT_FACTOR
 from manim.scene.scene_file_writer import SceneFileWriter
 from manim.scene.video_segment_encoder import VideoSegmentEncoder
+from manim.utils.color import ParsableManimColor
 
 __all__ = [
     "SPEEDUPS",
@@ -40,10 +48,13 @@ __all__ = [
     "HeldFrameWriter",
     "ManimVersionWarning",
     "MathTexPart",
+    "QuotingWriter",
+    "SetText",
     "clip_renderer",
     "code_listing",
     "output_files",
     "share_parsed_paths",
+    "right_to_left",
     "undrawn_renderer",
     "version_advice",
 ]
@@ -106,7 +117,19 @@ class HeldFrameEncoder(VideoSegmentEncoder):
             raise self._operation_error("encode", error) from error
 
 
-class HeldFrameWriter(SceneFileWriter):
+class QuotingWriter(SceneFileWriter):
+    """manim's file writer with its segment list quoted for any path: manim writes each as
+    ``file 'file:PATH'``, so an apostrophe in ``--out`` ends the quote and every clip fails.
+    The concat demuxer reads ``'\\''`` as a quote (close, an escaped one, reopen); inside
+    quotes a backslash is literal. On another manim, its own writer is used, unchanged."""
+
+    @staticmethod
+    def _concat_manifest_bytes(input_files: list[str]) -> bytes:
+        quoted = (Path(file).as_posix().replace("'", "'\\''") for file in input_files)
+        return "".join(f"file 'file:{path}'\n" for path in quoted).encode("utf-8")
+
+
+class HeldFrameWriter(QuotingWriter):
     """manim's file writer with :class:`HeldFrameEncoder` for every segment."""
 
     def _create_segment_encoder(self, target: Path) -> VideoSegmentEncoder:
@@ -166,6 +189,49 @@ def share_parsed_paths() -> None:
     """
     if SPEEDUPS:
         VMobjectFromSVGPath.__deepcopy__ = _copy_sharing_path  # type: ignore[method-assign]
+
+
+# --- right-to-left text, drawn whole --------------------------------------------------------
+#
+# manim has Pango set a text in a layout as wide as the SVG (``pixel_width``), drawn from
+# ``START_X``, so the layout ends ``START_X`` past the SVG's right edge. Left-to-right text never
+# reaches there; right-to-left text is set flush right, so its last ``START_X`` units were cut
+# away: the first letter of an Arabic or Hebrew sentence, and the whole of a one-word text (an
+# empty mobject, which crashed step 4's ``get_x``). Its layout is made that much narrower.
+
+
+def right_to_left(content: str) -> bool:
+    """Whether ``content`` holds a letter written right to left (Arabic, Hebrew, Syriac, ...)."""
+    return any(unicodedata.bidirectional(char) in {"R", "AL"} for char in content)
+
+
+class SetText(Text):
+    """manim's :class:`~manim.Text`, with right-to-left text laid out inside the SVG it is
+    drawn on (``Text._text2svg``, manim 0.22, with the layout's width that manimpango takes)."""
+
+    def _text2svg(self, color: ParsableManimColor) -> str:
+        if not SPEEDUPS or not right_to_left(self.text):  # another manim: its own, unchanged
+            return str(super()._text2svg(color))
+        folder = config.get_dir("text_dir")
+        folder.mkdir(parents=True, exist_ok=True)
+        # Its own name: an SVG cached with manim's layout (cut) must not be reused.
+        file = folder / f"{self._text2hash(color)}-rtl.svg"
+        if not file.exists():
+            width = config["pixel_width"]
+            manimpango.text2svg(
+                self._text2settings(color),
+                self._font_size / TEXT2SVG_ADJUSTMENT_FACTOR,
+                self.line_spacing / TEXT2SVG_ADJUSTMENT_FACTOR,
+                self.disable_ligatures,
+                str(file.resolve()),
+                START_X,
+                START_Y,
+                width,
+                config["pixel_height"],
+                self.text,
+                width - 2 * START_X,  # ends START_X inside the right edge, as it starts
+            )
+        return str(file.resolve())
 
 
 # --- what manim keeps to itself -------------------------------------------------------------

@@ -19,8 +19,11 @@ SYSTEM_PACKAGES=(
   # LaTeX for formulas: manim's template needs standalone.cls (latex-extra) and dvisvgm
   texlive-latex-base texlive-latex-extra texlive-latex-recommended
   texlive-fonts-recommended texlive-lang-english dvisvgm cm-super-minimal
-  # the on-screen sans-serif, with DejaVu as fallback for other scripts
-  fonts-inter fonts-dejavu-core
+  # the on-screen sans-serif (Latin, Greek, Cyrillic), DejaVu for the code listings, and Noto
+  # Sans for every other script a lesson may be written in: fonts-noto-core (Arabic, Hebrew,
+  # Devanagari and the other Indic scripts, Thai, Armenian, Georgian, Ethiopic, ...) and
+  # fonts-noto-cjk (Chinese, Japanese, Korean); Pango falls back to them glyph by glyph
+  fonts-inter fonts-dejavu-core fonts-noto-core fonts-noto-cjk
   # narrates in any language it knows (--voice espeak, the Greek lesson)
   espeak-ng
   # prints the handout as PDF; the tests drive it (playwright) to load the deck and the page

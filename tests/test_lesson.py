@@ -222,7 +222,7 @@ def test_load_lesson_reads_a_file(tmp_path: Path) -> None:
         (b"title = ", "not valid TOML"),
         (b"\xff\xfe", "not UTF-8 text"),
         (b"x = " + b"[" * 10_000 + b"]" * 10_000, "nested too deeply"),
-        (b"#" * (64 * 1024 + 1), "more than the 65536 a lesson may be"),
+        (b"#" * (64 * 1024 + 1), "more than the 65536 bytes a lesson may be"),
     ],
 )
 def test_unreadable_files_are_refused(tmp_path: Path, content: bytes, message: str) -> None:

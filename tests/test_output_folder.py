@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -177,3 +178,23 @@ def test_a_disk_that_fills_up_is_one_line_and_the_next_run_finishes(small_disk: 
     assert again.returncode == 0, again.stdout + again.stderr
     assert "cached   01_tiny" in again.stdout
     assert (folder / "02_square.mp4").is_file()
+
+
+def test_a_busy_folder_is_refused_within_two_seconds(tmp_path: Path) -> None:
+    out = tmp_path / "media"
+    options = Options(quality=LOW, fmt="mp4", transparent=False, out=out, jobs=1)
+    command = [sys.executable, "-c", HOLD, str(options.folder), str(options.work)]
+    first = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        assert first.stdout is not None
+        assert first.stdout.readline().strip() == "held"
+        for flags in (["--list"], ["--dry-run", "--scene", "3"], ["--quality", "low"]):
+            started = time.monotonic()
+            second = cli(out, *flags, timeout=120)
+            took = time.monotonic() - started
+            assert second.returncode == 2, second.stderr
+            assert "is being written by another render.py" in second.stderr
+            assert took < 2.0, f"{flags}: refused after {took:.1f} s"
+    finally:
+        first.kill()
+        first.wait()

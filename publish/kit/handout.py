@@ -8,8 +8,11 @@ and the worked lesson's numbers (``attention_core.worked``), each as the video s
 
 from __future__ import annotations
 
+import contextlib
 import html
+import os
 import re
+import signal
 import subprocess
 import tempfile
 from collections.abc import Iterable, Sequence
@@ -20,7 +23,7 @@ from attention_core import formatting as fmt
 from attention_core.worked import Quiz, Row, Worked, worked
 from publish.kit.webpage import STYLE_BASE, page
 from publish.media.files import replacing, write_text
-from publish.render.tools import Tool, install_line, missing_tools
+from publish.render.tools import Tool
 
 __all__ = ["CHROMIUM", "NAME", "handout_html", "print_pdf", "write_handout"]
 
@@ -82,16 +85,20 @@ def write_handout(folder: Path, lesson: Lesson) -> bool:
 
 
 def print_pdf(folder: Path) -> list[str]:
-    """Print ``handout.html`` to ``handout.pdf`` with headless Chromium; notes if it could not."""
-    if missing_tools([CHROMIUM]):
-        return [f"{NAME}.pdf skipped: no chromium ({install_line([CHROMIUM])})"]
+    """Print ``handout.html`` to ``handout.pdf`` with headless Chromium; a line saying why it
+    could not (then no ``handout.pdf`` is left under its final name by this call), or none.
+
+    Chromium runs in a process group of its own, killed whole when the print ends however it
+    ends (its helpers outlive it and kept writing its profile, so an interrupt turned into an
+    error removing that folder). An interrupt is never turned into a failure: it propagates.
+    """
     source = (folder / f"{NAME}.html").resolve()
     try:
         with (
-            tempfile.TemporaryDirectory() as profile,
+            tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile,
             replacing(folder / f"{NAME}.pdf") as target,
         ):
-            subprocess.run(
+            _chromium(
                 [
                     CHROMIUM.name,
                     "--headless",
@@ -101,15 +108,70 @@ def print_pdf(folder: Path) -> list[str]:
                     "--no-pdf-header-footer",
                     f"--print-to-pdf={target.resolve()}",
                     source.as_uri(),
-                ],
-                capture_output=True,
-                timeout=120,
-                check=True,
+                ]
             )
+            _check_complete(target)
             _undate(target)
-    except (OSError, subprocess.SubprocessError) as error:  # FileNotFoundError: no PDF came
-        return [f"{NAME}.pdf not printed: chromium failed ({error})"]
+    except PrintFailed as error:
+        return [f"{NAME}.pdf not printed: {error}"]
+    except OSError as error:
+        return [f"{NAME}.pdf not printed: {error.strerror or error}"]
     return []
+
+
+class PrintFailed(Exception):
+    """Chromium did not print a complete PDF; the message says how it failed."""
+
+
+PRINT_SECONDS = 120
+
+
+def _chromium(command: list[str]) -> None:
+    try:
+        process = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    except OSError as error:
+        raise PrintFailed(f"cannot run {command[0]} ({error.strerror})") from None
+    try:
+        status = process.wait(timeout=PRINT_SECONDS)
+    except subprocess.TimeoutExpired:
+        raise PrintFailed(f"{command[0]} took more than {PRINT_SECONDS} s") from None
+    finally:
+        _kill_session(process.pid)
+        process.wait()
+    if status != 0:
+        raise PrintFailed(f"{command[0]} exited with status {status}")
+
+
+def _kill_session(session: int) -> None:
+    """SIGKILL every process of ``session``: Chromium and the helpers it started, whichever
+    process group they moved to."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(session, signal.SIGKILL)
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # gone already
+        if len(fields) > 4 and int(fields[4]) == session:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(int(stat.parent.name), signal.SIGKILL)
+
+
+def _check_complete(pdf: Path) -> None:
+    """Raise PrintFailed unless ``pdf`` is a whole PDF: Chromium exits 0 even when the disk
+    filled and it wrote only part of one."""
+    data = pdf.read_bytes() if pdf.is_file() else b""
+    if data.startswith(b"%PDF-") and b"%%EOF" in data[-1024:]:
+        return
+    disk = os.statvfs(pdf.parent)
+    full = "; the disk is full" if disk.f_bavail * disk.f_frsize < (1 << 20) else ""
+    raise PrintFailed(f"chromium wrote an incomplete PDF ({len(data)} bytes){full}")
 
 
 PRINTED = b"D:19700101000000+00'00'"

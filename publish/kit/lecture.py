@@ -6,10 +6,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from attention_core import Lesson
-from publish.kit import deck, embed, handout, powerpoint
+from publish.kit import deck, embed, handout, made_from, powerpoint
 from publish.kit.beats import steps_of
 from publish.media.files import write_text
 from publish.media.manifest import Manifest
+from publish.render.tools import install_line, missing_tools
 
 __all__ = ["DECK_NAME", "PAGE_NAME", "SLIDE_FORMATS", "WEB_FORMATS", "Kit", "write_kit"]
 
@@ -29,6 +30,8 @@ class Kit:
     files: tuple[str, ...]
     """Every kit file now in the folder: each clip's ``.vtt``, the page, handout and decks."""
     notes: tuple[str, ...]
+    failures: tuple[str, ...] = ()
+    """What could not be made (a print that failed): the run says so and exits 1."""
 
 
 def write_kit(
@@ -38,14 +41,13 @@ def write_kit(
 
     ``steps_wanted`` is the number of steps in the lesson: the decks need every one of them.
     """
-    notes = []
-    if handout.write_handout(folder, lesson) or not (folder / f"{handout.NAME}.pdf").is_file():
-        notes += handout.print_pdf(folder)
+    handout.write_handout(folder, lesson)
+    notes, failures = _handout_pdf(folder)
     handouts = [f"{handout.NAME}.html", f"{handout.NAME}.pdf"]
     mime = WEB_FORMATS.get(manifest.format)
     if mime is None:
         skipped = f"{PAGE_NAME} skipped: browsers cannot play {manifest.format}"
-        return Kit(_present(folder, handouts), (*notes, skipped))
+        return Kit(_present(folder, handouts), (*notes, skipped), failures)
     steps = steps_of(folder, manifest.clips)
     if slides and len(steps) < steps_wanted:
         notes.append(f"slides skipped: {steps_wanted - len(steps)} step(s) not rendered yet")
@@ -59,7 +61,28 @@ def write_kit(
     return Kit(
         (*captions, PAGE_NAME, *present),
         (*notes, f"lecture kit: {', '.join([PAGE_NAME, *present])}"),
+        failures,
     )
+
+
+PRINTING = "chromium --print-to-pdf, undated, v1"
+"""Part of what a handout PDF is made from besides its HTML: change it to reprint every one."""
+
+
+def _handout_pdf(folder: Path) -> tuple[list[str], tuple[str, ...]]:
+    """Print ``handout.pdf`` unless it is the print of today's ``handout.html``; notes, and
+    what failed. A PDF that is not today's print is removed, never kept or listed."""
+    pdf = folder / f"{handout.NAME}.pdf"
+    inputs = made_from.inputs_digest(folder / f"{handout.NAME}.html", PRINTING)
+    if made_from.current(pdf, inputs):
+        return [], ()
+    made_from.forget(pdf)
+    if missing_tools([handout.CHROMIUM]):
+        return [f"{pdf.name} skipped: no chromium ({install_line([handout.CHROMIUM])})"], ()
+    failures = handout.print_pdf(folder)
+    if not failures:
+        made_from.record(pdf, inputs)
+    return [], tuple(failures)
 
 
 def _present(folder: Path, names: list[str]) -> tuple[str, ...]:

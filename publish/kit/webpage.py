@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import html
 
+from publish.kit.direction import direction
+
 __all__ = ["STYLE_BASE", "html_attribute", "html_text", "page"]
 
 STYLE_BASE = """
@@ -21,11 +23,13 @@ code, pre { font: .9rem/1.4 "DejaVu Sans Mono", ui-monospace, monospace; }
 
 
 def page(title: str, language: str, style: str, body: str, script: str = "") -> str:
-    """A complete HTML document in ``language`` (a BCP 47 tag), its style and script inline."""
+    """A complete HTML document in ``language`` (a BCP 47 tag), written in its direction
+    (``dir="rtl"`` for Arabic, Hebrew, Persian, Urdu...), its style and script inline."""
     scripts = f"<script>{script}</script>\n" if script else ""
+    rtl = ' dir="rtl"' if direction(language) == "rtl" else ""  # left to right is the default
     return (
         "<!doctype html>\n"
-        f'<html lang="{html.escape(language)}">\n<head>\n<meta charset="utf-8">\n'
+        f'<html lang="{html.escape(language)}"{rtl}>\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{html.escape(title)}</title>\n<style>{style}</style>\n</head>\n"
         f"<body>\n{body}\n{scripts}</body>\n</html>\n"

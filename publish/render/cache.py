@@ -41,6 +41,7 @@ SOURCE_PACKAGES = (
     "attention_core",
     "scenes",
     "publish.render.worker",
+    "publish.render.tex_folder",
     "publish.media.ffmpeg",
     "publish.media.captions",
     "publish.narration",

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["LOCK", "FolderBusy", "OutputTrouble", "claimed", "trouble"]
+__all__ = ["LOCK", "FolderBusy", "OutputTrouble", "claim_early", "claimed", "trouble"]
 
 LOCK = ".lock"
 
@@ -38,37 +38,63 @@ _FIXES = {
     errno.EROFS: "choose a folder on a writable disk with --out",
     errno.ENOTDIR: "a file stands where a folder should be; choose another --out",
     errno.EEXIST: "a file stands where a folder should be; choose another --out",
+    errno.EISDIR: "a folder stands where a file should be; remove it or choose another --out",
 }
 
 
 def trouble(folder: Path, error: OSError) -> OutputTrouble:
     """``error``, met writing into ``folder``, as one line naming the folder, cause and fix."""
-    where = error.filename if isinstance(error.filename, str) else folder
+    # A rename's target (filename2) is the file the user knows, not our temporary name.
+    named = error.filename2 if isinstance(error.filename2, str) else error.filename
+    where = named if isinstance(named, str) else folder
     cause = error.strerror or str(error)
     fix = _FIXES.get(error.errno or 0, "check the folder and run again")
     return OutputTrouble(f"cannot write {where}: {cause}; {fix}")
 
 
+_EARLY: dict[Path, int] = {}
+"""Claims taken by :func:`claim_early`, by work folder, for :func:`claimed` to carry on."""
+
+
+def claim_early(folder: Path, work: Path) -> None:
+    """Take ``work``'s claim now, before the slow start-up (imports, lesson checks, measuring
+    the scenes), so that a second run is refused within a second, not after it; a no-op when the
+    work folder does not exist yet (nothing is created before the lessons are checked).
+
+    Raises :class:`FolderBusy` naming the run that holds it; any other trouble is left for
+    :func:`claimed` to name.
+    """
+    if work in _EARLY or not work.is_dir():
+        return
+    try:
+        descriptor = os.open(work / LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError:
+        return
+    try:
+        _lock(folder, descriptor)
+    except BaseException:
+        os.close(descriptor)
+        raise
+    _EARLY[work] = descriptor
+
+
 @contextmanager
 def claimed(folder: Path, work: Path) -> Iterator[None]:
-    """Hold output ``folder`` for this process, by its ``work`` folder (created here).
+    """Hold output ``folder`` for this process, by its ``work`` folder (created here), or carry
+    on the claim :func:`claim_early` took.
 
     Raises :class:`FolderBusy` naming the run that holds it, or :class:`OutputTrouble` when the
     work folder cannot be created or written.
     """
-    try:
-        work.mkdir(parents=True, exist_ok=True)
-        descriptor = os.open(work / LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-    except OSError as error:
-        raise trouble(folder, error) from None
-    try:
+    descriptor = _EARLY.pop(work, None)
+    if descriptor is None:
         try:
-            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise FolderBusy(
-                f"{folder} is being written by {_holder(descriptor)}; wait for it to "
-                "finish, or render into another folder with --out"
-            ) from None
+            work.mkdir(parents=True, exist_ok=True)
+            descriptor = os.open(work / LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError as error:
+            raise trouble(folder, error) from None
+    try:
+        _lock(folder, descriptor)
         stamp = {"pid": os.getpid(), "started": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
         try:
             os.ftruncate(descriptor, 0)
@@ -78,6 +104,17 @@ def claimed(folder: Path, work: Path) -> Iterator[None]:
         yield
     finally:
         os.close(descriptor)
+
+
+def _lock(folder: Path, descriptor: int) -> None:
+    """Lock ``descriptor`` (again, harmlessly, if this process holds it), or raise FolderBusy."""
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise FolderBusy(
+            f"{folder} is being written by {_holder(descriptor)}; wait for it to "
+            "finish, or render into another folder with --out"
+        ) from None
 
 
 def _holder(descriptor: int) -> str:

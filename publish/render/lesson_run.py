@@ -260,10 +260,10 @@ class LessonRun:
             rows.append(SummaryRow(prefix + full[0].file, full[1], full[0].duration, full[0].size))
         notes = [f"step {s.step} ({s.__name__}) failed: {m}" for s, m in self.failures.items()]
         notes += [self.join_failure] if self.join_failure else []
-        notes += kit.notes
+        notes += [*kit.notes, *kit.failures]
         if self.name:
             notes = [f"{self.name}: {note}" for note in notes]
-        failed = bool(self.failures or self.join_failure)
+        failed = bool(self.failures or self.join_failure or kit.failures)
         return Outcome(manifest, tuple(rows), tuple(notes), failed)
 
     def _join_if_complete(self) -> tuple[FullEntry, str] | None:

@@ -18,6 +18,7 @@ from publish.media.files import clean_partials, write_text
 from publish.media.manifest import CourseEntry, CourseManifest, write_course_manifest
 from publish.render import toolchain
 from publish.render.cache import KeyOf, Records, clip_key, source_digest
+from publish.render.interrupts import Interrupted
 from publish.render.lesson_run import LessonRun, Outcome
 from publish.render.options import Options
 from publish.render.progress import Display
@@ -39,14 +40,6 @@ __all__ = [
 
 COURSE_MANIFEST = "course.json"
 """Beside a course's index page: its title and lessons in order, each with its folder."""
-
-
-class Interrupted(BaseException):
-    """SIGTERM arrived; raised like KeyboardInterrupt so every ``finally`` cleans up."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
 
 
 @contextmanager

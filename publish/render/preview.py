@@ -33,9 +33,10 @@ def dry_media(folder: Path) -> Iterator[None]:
     """Construct scenes with ``folder`` as manim's media folder (for its TeX and text caches)."""
     from manim import tempconfig
 
+    from publish.render.tex_folder import manim_folders
     from publish.render.worker import work_folder
 
-    with work_folder(folder), tempconfig({"media_dir": str(folder)}):
+    with work_folder(folder), tempconfig(manim_folders(folder)):
         yield
 
 

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from attention_core import Lesson
 from attention_core.reads import Path as ReadPath
 from attention_core.reads import Reads, traced
+from publish.render.tex_folder import manim_folders
 
 if TYPE_CHECKING:
     from publish.narration.narrate import Speaking
@@ -194,7 +195,7 @@ def settings(job: ClipJob) -> dict[str, Any]:
         "quality": job.preset,
         "format": job.fmt,
         "transparent": job.transparent,
-        "media_dir": str(job.work),
+        **manim_folders(job.work),  # TeX's at a path it can read, whatever --out is
         "video_dir": str(job.work / "video"),
         "partial_movie_dir": str(job.work / "partial"),
         "images_dir": str(job.work / "images"),
@@ -253,7 +254,7 @@ def dry_run(job: DryJob) -> Probe:
     from scenes.probe import run_dry
 
     try:
-        with work_folder(job.work), tempconfig({"media_dir": str(job.work)}):
+        with work_folder(job.work), tempconfig(manim_folders(job.work)):
             kwargs = dict(job.kwargs)
             if job.narrator is not None:
                 kwargs["narration"] = _speaking(job.narrator, job.lesson)

@@ -1,0 +1,108 @@
+"""SIGINT and SIGTERM end a run with 130 and 143 whenever they come: no traceback, no error."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from .conftest import ROOT
+
+SPY = """#!/bin/sh
+# the real Chromium, after saying that the print has begun, in which session (its pid)
+echo $$ > "{marker}.new" && mv "{marker}.new" "{marker}"
+exec {chromium} "$@"
+"""
+
+
+def _start(out: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+    command = [sys.executable, str(ROOT / "render.py"), "--quality", "low", "--out", str(out)]
+    return subprocess.Popen(
+        [*command, "--voice", "none", *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+
+
+def _ended_by(run: subprocess.Popen[str], signum: int) -> str:
+    """The run's stderr, once it has exited 128 + ``signum``, saying only that it stopped."""
+    _, stderr = run.communicate(timeout=120)
+    assert run.returncode == 128 + signum, stderr
+    assert "Traceback" not in stderr
+    assert "not printed" not in stderr
+    assert "render.py: interrupted; finished clips are kept, run again to finish" in stderr
+    return stderr
+
+
+# From render.py's first line on; Python's own start-up (site, the venv's .pth files: about
+# 65 ms here) comes before any of it, and meets a signal with Python's defaults.
+@pytest.mark.parametrize("delay", [0.15, 0.4, 1.0])
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_during_start_up(tmp_path: Path, delay: float, signum: int) -> None:
+    run = _start(tmp_path / "media", "--dry-run", "--scene", "3")
+    time.sleep(delay)
+    run.send_signal(signum)
+    _ended_by(run, signum)
+
+
+def _session_ends(session: str) -> bool:
+    """Whether every process of ``session`` is gone within a second (SIGKILLed ones linger
+    a moment until reaped)."""
+    for _ in range(50):
+        alive = subprocess.run(["pgrep", "-s", session], capture_output=True, text=True)
+        if not alive.stdout:
+            return True
+        time.sleep(0.02)
+    return False
+
+
+@pytest.mark.render
+@pytest.mark.browser
+def test_sigint_during_the_print(tmp_path: Path) -> None:
+    chromium = shutil.which("chromium")
+    assert chromium is not None
+    spy, marker = tmp_path / "bin", tmp_path / "printing"
+    spy.mkdir()
+    (spy / "chromium").write_text(SPY.format(marker=marker, chromium=chromium))
+    (spy / "chromium").chmod(0o755)
+    env = dict(os.environ) | {"PATH": f"{spy}{os.pathsep}{os.environ['PATH']}"}
+    out = tmp_path / "media"
+    for delay, signum in [
+        (0.0, signal.SIGINT),
+        (0.1, signal.SIGINT),
+        (0.3, signal.SIGINT),
+        (0.6, signal.SIGINT),
+        (1.0, signal.SIGINT),
+        (0.3, signal.SIGTERM),
+    ]:
+        marker.unlink(missing_ok=True)
+        run = _start(out, "--scene", "3", env=env)
+        deadline = time.monotonic() + 300
+        while not marker.exists():
+            assert run.poll() is None, run.communicate()
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        time.sleep(delay)
+        run.send_signal(signum)
+        _ended_by(run, signum)
+        assert not (out / "low" / "handout.pdf").exists()  # never half a PDF
+        assert _session_ends(marker.read_text().strip()), "a Chromium outlived the run"
+    finished = subprocess.run(
+        [sys.executable, str(ROOT / "render.py"), "--quality", "low", "--out", str(out)]
+        + ["--voice", "none", "--scene", "3"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert finished.returncode == 0, finished.stderr
+    assert (out / "low" / "handout.pdf").read_bytes().startswith(b"%PDF-")

@@ -1,0 +1,138 @@
+"""Voices and recordings are checked before anything renders: each problem one line, exit 2."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from publish.render.voice_checks import speech_seconds
+from scenes.beat import BeatTiming, Caption
+
+from .conftest import cli
+from .lessons import default_data, to_toml
+
+BEAT = re.compile(r"^(\d\d_[a-z_]+-\d\d)  \(animation [\d.]+ s\)$")
+
+
+def _recordings(folder: Path, tmp_path: Path) -> dict[str, str]:
+    """A spoken recording (espeak-ng, real speech) of every beat of the default lesson."""
+    script = tmp_path / "script.txt"
+    done = cli(tmp_path / "script-media", "--script", str(script), timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = script.read_text("utf-8").splitlines()
+    beats = {m[1]: lines[i + 1] for i, line in enumerate(lines) if (m := BEAT.match(line))}
+    folder.mkdir()
+    for beat, words in beats.items():
+        subprocess.run(
+            ["espeak-ng", "-v", "en-us", "-w", str(folder / f"{beat}.wav"), words], check=True
+        )
+    return beats
+
+
+def _silence(path: Path, seconds: float) -> None:
+    subprocess.run(
+        ["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "anullsrc=r=16000:cl=mono"]
+        + ["-t", str(seconds), str(path)],
+        check=True,
+    )
+
+
+def test_a_beat_without_speech_keeps_its_cue() -> None:
+    silent = BeatTiming("03_score-01", Caption.plain("Words."), 1.0, 4.0, 0.0)
+    assert silent.cue_end == 4.0  # manim drops a cue that ends where it starts
+    spoken = BeatTiming("03_score-01", Caption.plain("Words."), 1.0, 4.0, 2.5)
+    assert spoken.cue_end == 3.5
+
+
+def test_speech_is_sound_above_the_silence_threshold(tmp_path: Path) -> None:
+    _silence(tmp_path / "quiet.wav", 5)
+    assert speech_seconds(tmp_path / "quiet.wav") == 0.0
+    subprocess.run(
+        ["espeak-ng", "-w", str(tmp_path / "said.wav"), "the river's code is four eight two one"],
+        check=True,
+    )
+    assert 1.0 < speech_seconds(tmp_path / "said.wav") < 4.0
+    (tmp_path / "text.wav").write_text("not audio\n")
+    assert speech_seconds(tmp_path / "text.wav") == 0.0
+
+
+def test_an_espeak_language_espeak_lacks_is_named(tmp_path: Path) -> None:
+    data = default_data()
+    data["words"] = {"common": {"word": {"language": "tlh"}}}  # Klingon: espeak has none
+    lesson = tmp_path / "klingon.toml"
+    lesson.write_text(to_toml(data), "utf-8")
+    done = cli(tmp_path / "media", "--lesson", str(lesson), "--voice", "espeak", "--scene", "3")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines() == [
+        "render.py: --voice espeak: espeak-ng has no voice for the lesson's language 'tlh' "
+        "(common.word.language); `espeak-ng --voices` lists the languages it speaks"
+    ]
+    assert not (tmp_path / "media" / "low").exists()
+
+
+def test_a_piper_voice_that_cannot_load_is_named(tmp_path: Path) -> None:
+    model = tmp_path / "voices" / "mine.onnx"
+    model.parent.mkdir()
+    model.write_bytes(b"not an onnx model")
+    config = Path(f"{model}.json")
+    config.write_text("{", "utf-8")
+    done = cli(tmp_path / "media", "--voice", str(model), "--scene", "3")
+    assert done.returncode == 2, done.stderr
+    [line] = done.stderr.splitlines()
+    assert line.startswith(f"render.py: --voice {model}: cannot load its config {config} (")
+    assert line.endswith(f"; the Piper voices there: ls {model.parent}/*.onnx")
+
+    config.write_text('{"audio": {"sample_rate": 22050}, "phoneme_id_map": {}}', "utf-8")
+    done = cli(tmp_path / "media", "--voice", str(model), "--scene", "3")
+    assert done.returncode == 2, done.stderr
+    [line] = done.stderr.splitlines()
+    assert line.startswith(f"render.py: --voice {model}: cannot load the model {model} (")
+
+
+def test_a_file_that_is_not_audio_is_refused_before_the_scenes_run(tmp_path: Path) -> None:
+    folder = tmp_path / "recordings"
+    folder.mkdir()
+    (folder / "01_title-01.wav").write_text("a text file, renamed\n")
+    started = time.monotonic()
+    done = cli(tmp_path / "media", "--voice", str(folder), "--scene", "3")
+    took = time.monotonic() - started
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines() == [
+        f"render.py: --voice {folder}: {folder / '01_title-01.wav'}: not audio ffmpeg can "
+        "read; record it again or convert it to WAV"
+    ]
+    assert took < 10, f"refused after {took:.1f} s"
+    assert not (tmp_path / "media").exists()  # nothing written
+
+
+@pytest.mark.lessons
+def test_a_silent_recording_is_refused_naming_its_beat(tmp_path: Path) -> None:
+    folder = tmp_path / "recordings"
+    beats = _recordings(folder, tmp_path)
+    beat = "03_score-02"
+    assert beat in beats
+    (folder / f"{beat}.wav").unlink()
+    _silence(folder / f"{beat}.wav", 60)  # a minute of nothing
+    done = cli(tmp_path / "media", "--voice", str(folder), "--scene", "3")
+    assert done.returncode == 2, done.stderr
+    [line] = done.stderr.splitlines()
+    assert line.startswith(f"render.py: --voice {folder}: beat {beat}: {beat}.wav holds no speech")
+    assert not (tmp_path / "media" / "low").exists()
+
+
+@pytest.mark.render
+def test_every_beat_of_a_recorded_step_has_its_cue(tmp_path: Path) -> None:
+    folder = tmp_path / "recordings"
+    beats = _recordings(folder, tmp_path)
+    out = tmp_path / "media"
+    done = cli(out, "--voice", str(folder), "--scene", "3")
+    assert done.returncode == 0, done.stderr
+    srt = (out / "low" / "03_score.srt").read_text("utf-8")
+    cues = re.findall(r"^\d\d:\d\d:\d\d,\d{3} --> ", srt, flags=re.M)
+    assert len(cues) == sum(1 for beat in beats if beat.startswith("03_score-"))
+    assert shutil.which("ffprobe")
