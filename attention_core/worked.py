@@ -34,6 +34,7 @@ from .maths import (
 from .maths import with_rival as add_rival
 from .matrix import Matrix, attend_grid
 from .reads import is_traced
+from .share_quiz import ShareAnswer, share_answer
 from .worked_grid import Cell, Grid, GridRow, worked_grid
 from .worked_heads import HeadWork, MatVec, Projection, entries, worked_head
 
@@ -47,6 +48,7 @@ __all__ = [
     "Quiz",
     "Row",
     "Run",
+    "ShareQuizWork",
     "Worked",
     "worked",
 ]
@@ -152,6 +154,31 @@ class Quiz:
         return chr(ord("A") + option)
 
 
+@dataclass(frozen=True)
+class ShareQuizWork:
+    """The quick check of a lesson where every token asks, as shown: "How much of {asker}'s
+    attention goes to {to}?" (in head {head}), four shares to choose from."""
+
+    numbers: ShareAnswer
+    asker: Token
+    """The asking token (its text read when shown)."""
+    to: Token
+    """The token it attends to."""
+    head: str | None
+    """The head asked about, numbered from 1 as on screen (``2``); None without heads."""
+    grid: Grid
+    """The attention the answer is read from: the lesson's grid, or that head's."""
+    options: tuple[str, ...]
+    """Each option as offered, lowest first: ``12.5%``, ``33.3%``, ``38.2%``, ``61.4%``."""
+    slips: tuple[str, ...]
+    """What each option stands for: ``right`` or one of
+    :data:`attention_core.share_quiz.SLIPS` (a words entry per slip explains it)."""
+    letter: str
+    """The right option's letter: ``C``."""
+    answer: str
+    """The right option: ``38.2%``."""
+
+
 class Worked:
     """The lesson worked out by hand: every number more than one place shows, as shown.
 
@@ -238,6 +265,25 @@ class Worked:
     @cached_property
     def quiz(self) -> Quiz:
         return _quiz(self.lesson, quiz_answer(self.lesson))
+
+    @cached_property
+    def share_quiz(self) -> ShareQuizWork:
+        """The quick check of a lesson whose quiz names ``asker`` and ``to`` (Day 004's is
+        :attr:`quiz`)."""
+        q = share_answer(self.lesson)
+        tokens = self.lesson.tokens
+        heads = bool(self.lesson.heads)
+        return ShareQuizWork(
+            numbers=q,
+            asker=tokens[q.quiz.asker],
+            to=tokens[q.quiz.to],
+            head=fmt.number(q.quiz.head + 1) if heads else None,
+            grid=self.heads[q.quiz.head].grid if heads else self.grid,
+            options=tuple(fmt.share(x) for x in q.options),
+            slips=q.slips,
+            letter=Quiz.letter_of(q.correct),
+            answer=fmt.share(q.share),
+        )
 
     @cached_property
     def grid(self) -> Grid:
