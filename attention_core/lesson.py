@@ -315,8 +315,8 @@ def _parse(fields: _Fields, steps: tuple[str, ...]) -> Lesson:
     )
     tokens = fields.items("tokens", shape.token, LIMITS.min_tokens, LIMITS.max_tokens)
     query = written if written is not None else tokens[-1].query
-    if query is None:  # no query anywhere: the token builder asked for one first
-        raise LessonError("query: missing")
+    if query is None:  # the newest token asks nothing, though others do
+        raise LessonError(f"tokens[{len(tokens) - 1}].query: missing (every token asks, or none)")
     lesson = Lesson(
         title=fields.text("title", LIMITS.max_title),
         series=fields.text("series", LIMITS.max_title) if "series" in data else DEFAULT_SERIES,
