@@ -302,6 +302,12 @@ def _parse(fields: _Fields, steps: tuple[str, ...]) -> Lesson:
     data = fields.data
     answers = fields.answers("answers")
     mask = fields.choice("mask", MASKS) if "mask" in data else None
+    if "heads" in data and len(answers) > LIMITS.max_head_width:
+        raise LessonError(
+            f"answers: expected 1 to {LIMITS.max_head_width} entries in a lesson with [[heads]] "
+            f"(each head's d_v: up to {LIMITS.max_heads} × {LIMITS.max_head_width} joined), "
+            f"got {len(answers)}"
+        )
     heads = (
         fields.items("heads", _head(len(answers)), 1, LIMITS.max_heads) if "heads" in data else ()
     )

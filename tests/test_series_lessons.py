@@ -123,7 +123,7 @@ G_BAD: list[tuple[tuple[tuple[str, Any], ...], str]] = [
     ),
     (
         (("steps", ["title", "score"]), ("tokens.1.query", [1, 2, 3])),
-        "tokens[1].query: expected 4 numbers",  # no listed step needs it: no step named
+        "tokens[1].query: expected 4 numbers (tokens[0].query's length)",  # no step needs it
     ),
     (
         (
@@ -268,6 +268,10 @@ H_BAD: list[tuple[tuple[tuple[str, Any], ...], str]] = [
     (
         (("heads.1", DELETE), ("w_o", DELETE)),
         'steps[2] "heads": heads[1]: missing (this step compares two heads or more)',
+    ),
+    (
+        (("answers", [1, 2, 3, 4, 5]),),
+        "answers: expected 1 to 4 entries in a lesson with [[heads]] (each head's d_v",
     ),
     # The embeddings, and what a heads lesson derives rather than reads.
     ((("tokens.0.embedding", DELETE),), 'steps[1] "projections": tokens[0].embedding: missing'),
