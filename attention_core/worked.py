@@ -298,7 +298,10 @@ class Worked:
 
     @cached_property
     def heads(self) -> tuple[HeadWork, ...]:
-        """Each head: its matrices, every token's projections, its attention grid."""
+        """Each head: its matrices, every token's projections, its attention grid; () in a
+        lesson without heads."""
+        if not self.lesson.heads:
+            return ()
         x, lesson = self._embeddings, self.lesson
         return tuple(
             worked_head(attend_head(x, head, lesson.mask), h, lesson.tokens)
@@ -307,7 +310,10 @@ class Worked:
 
     @cached_property
     def joined(self) -> tuple[tuple[str, ...], ...]:
-        """``joined[t]``: token t's outputs of every head, side by side, entry by entry."""
+        """``joined[t]``: token t's outputs of every head, side by side, entry by entry; () in a
+        lesson without heads."""
+        if not self.heads:
+            return ()
         return tuple(tuple(fmt.output_entry(x) for x in row) for row in self._joined)
 
     @cached_property
@@ -318,7 +324,9 @@ class Worked:
     @cached_property
     def mixed(self) -> tuple[tuple[str, ...], ...]:
         """``mixed[t]``: ``joined[t]`` × W_O, entry by entry (the joined entries themselves when
-        the lesson has no W_O)."""
+        the lesson has no W_O); () in a lesson without heads."""
+        if not self.heads:
+            return ()
         w_o = None if self.lesson.w_o is None else np.array(self.lesson.w_o, dtype=np.float64)
         return tuple(tuple(fmt.output_entry(x) for x in row) for row in mix(self._joined, w_o))
 

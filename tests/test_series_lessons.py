@@ -369,3 +369,34 @@ def test_render_refuses_a_bad_series_lesson_with_exit_2(
     err = capsys.readouterr().err
     assert f"lesson: {message}" in err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("base", [MASKED, HEADS], ids=["masked", "heads"])
+def test_check_lesson_prints_the_series_numbers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], base: Any
+) -> None:
+    import render
+    from attention_core.worked import worked
+
+    path = tmp_path / "lesson.toml"
+    path.write_text(to_toml(base()), "utf-8")
+    assert render.main(["--check-lesson", str(path)]) == 0
+    printed = capsys.readouterr().out
+    w = worked(parse_lesson(base()))
+    grids = [head.grid for head in w.heads] or [w.grid]
+    for grid in grids:
+        for row, cells in zip(grid.rows, grid.cells, strict=True):
+            assert row.output in printed
+            assert all(cell.share in printed for cell in cells if not cell.hidden)
+    for shown in (*w.share_quiz.options, w.share_quiz.answer, *(x for r in w.mixed for x in r)):
+        assert shown in printed
+
+
+@pytest.mark.parametrize("base", [MASKED, HEADS], ids=["masked", "heads"])
+def test_the_handout_of_a_series_lesson_shows_its_one_query_numbers(base: Any) -> None:
+    from attention_core.worked import worked
+    from publish.kit.handout import handout_html
+
+    lesson = parse_lesson(base())
+    page = handout_html(lesson)
+    assert all(row.share in page for row in worked(lesson).before.rows)
