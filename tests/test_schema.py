@@ -21,7 +21,11 @@ from .test_series_lessons import BAD, edited
 
 ROOT = Path(__file__).parent.parent
 SHIPPED = ROOT / "attention_core" / schema.FILE
-LESSONS = sorted((ROOT / "lessons").glob("*.toml")) + [ROOT / "attention_core" / "lesson.toml"]
+LESSONS = [
+    path
+    for path in sorted((ROOT / "lessons").glob("*.toml"))
+    if "lessons" not in tomllib.loads(path.read_text("utf-8"))  # a course lists [[lessons]]
+] + [ROOT / "attention_core" / "lesson.toml"]
 VALIDATOR = jsonschema.Draft7Validator(schema.lesson_schema())
 
 
