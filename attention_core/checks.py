@@ -72,6 +72,11 @@ def in_step(error: LessonError, listed: tuple[str, ...] | None) -> LessonError:
 def check_sizes(lesson: Lesson) -> None:
     """A lesson where every token asks keeps dₖ small enough for its grid of dot products;
     the tokens' own queries come all or none; a heads lesson's projections stay showable."""
+    if lesson.mask is not None and not any(token.query is not None for token in lesson.tokens):
+        raise LessonError(
+            f"mask: {lesson.mask!r} needs every token's own query: it hides keys from the "
+            "queries of earlier tokens, and the one query (the newest token's) sees them all"
+        )
     with_query = [i for i, token in enumerate(lesson.tokens) if token.query is not None]
     if with_query and len(with_query) < len(lesson.tokens):
         lacking = next(i for i in range(len(lesson.tokens)) if i not in with_query)

@@ -416,6 +416,7 @@ def lesson_schema() -> Schema:
                 },
                 "then": {"required": ["rival"]},
             },
+            {"if": {"required": ["mask"]}, "then": _need("tokens.query")},  # a mask hides keys
             {  # the share quiz reads the grid: every token asks
                 "if": {"required": ["quiz"], "properties": {"quiz": {"required": ["asker"]}}},
                 "then": _need("tokens.query"),

@@ -1,7 +1,10 @@
 """The worked lesson: derived once, every number it shows held as the string it is shown as.
 
 :func:`worked` runs the maths once per lesson (``attend`` on the lesson and on the lesson with
-its rival) and formats each quantity once, through :mod:`attention_core.formatting`. The scenes,
+its rival; for the series, the grid where every token asks, open and masked, each head, the
+heads joined and × W_O, and the share quiz) and formats each quantity once, through
+:mod:`attention_core.formatting` (:mod:`attention_core.worked_grid` and
+:mod:`attention_core.worked_heads` hold the series' parts). The scenes,
 the handout, ``--check-lesson`` and the manifest read these strings instead of deriving and
 formatting their own, so they cannot disagree with each other, nor with the video.
 

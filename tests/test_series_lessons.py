@@ -132,7 +132,7 @@ G_BAD: list[tuple[tuple[tuple[str, Any], ...], str]] = [
             ("tokens.1.query", DELETE),
             ("tokens.2.query", DELETE),
             ("query", [1, 0, 1, 0]),
-        ),  # noqa: E501
+        ),
         f"steps[1] {STEP}: tokens[0].query: missing",
     ),
     # The mask.
@@ -140,6 +140,16 @@ G_BAD: list[tuple[tuple[tuple[str, Any], ...], str]] = [
     ((("mask", "future"),), 'steps[2] "mask": mask: expected one of "causal", got \'future\''),
     ((("mask", True),), 'steps[2] "mask": mask: expected one of "causal", got True'),
     ((("steps", ["title", "mask"]), ("mask", "none")), 'steps[1] "mask": mask: expected one of'),
+    (
+        (
+            ("tokens.0.query", DELETE),
+            ("tokens.1.query", DELETE),
+            ("tokens.2.query", DELETE),
+            ("query", [1, 0, 1, 0]),
+            ("steps", ["title", "score"]),
+        ),
+        "mask: 'causal' needs every token's own query",
+    ),
     # Fields that belong to a heads lesson.
     (
         (("tokens.0.embedding", [1, 2]),),
@@ -195,7 +205,8 @@ G_BAD: list[tuple[tuple[tuple[str, Any], ...], str]] = [
             ("tokens.2.query", DELETE),
             ("query", [1, 0, 1, 0]),
             ("steps", ["title", "answer"]),
-        ),  # noqa: E501
+            ("mask", DELETE),
+        ),
         'steps[1] "answer": quiz.asker: this quiz asks how one token attends to another: every '
         "token needs its own query",
     ),
