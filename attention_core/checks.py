@@ -44,7 +44,20 @@ _WHY_NEEDED = {"heads[1]": "this step compares two heads or more"}
 
 
 def check_needs(lesson: Lesson, *, named: bool) -> None:
-    """Every field a step needs is in the lesson (written, or derived)."""
+    """Every field a step needs is in the lesson (written, or derived).
+
+    Parameters
+    ----------
+    lesson
+        A lesson whose fields each passed their own checks.
+    named
+        Whether the lesson lists its steps: then the message names the step.
+
+    Raises
+    ------
+    LessonError
+        ``steps[2] "mask": mask: missing``, or without ``named`` ``rival: missing``.
+    """
     for i, name in enumerate(lesson.steps):
         for need in STEP_KINDS[name].needs:
             missing = _missing(lesson, need)
@@ -56,7 +69,20 @@ def check_needs(lesson: Lesson, *, named: bool) -> None:
 
 
 def in_step(error: LessonError, listed: tuple[str, ...] | None) -> LessonError:
-    """The error, prefixed by the first listed step that needs the field it names."""
+    """The error, prefixed by the first listed step that needs the field it names.
+
+    Parameters
+    ----------
+    error
+        A field's error: its message starts with the field's path.
+    listed
+        The lesson's ``steps`` as written, or None when it lists none (then no prefix).
+
+    Returns
+    -------
+    LessonError
+        ``steps[1] "all_queries": tokens[1].query: …``, or ``error`` itself.
+    """
     message = str(error)
     if listed is None or message.startswith("steps["):
         return error
@@ -70,8 +96,19 @@ def in_step(error: LessonError, listed: tuple[str, ...] | None) -> LessonError:
 
 
 def check_sizes(lesson: Lesson) -> None:
-    """A lesson where every token asks keeps dₖ small enough for its grid of dot products;
-    the tokens' own queries come all or none; a heads lesson's projections stay showable."""
+    """A mask needs tokens that ask; the tokens' own queries come all or none, with dₖ small
+    enough for a grid of dot products; a heads lesson's projections stay showable.
+
+    Parameters
+    ----------
+    lesson
+        A lesson whose fields each passed their own checks.
+
+    Raises
+    ------
+    LessonError
+        The first rule broken, naming the field.
+    """
     if lesson.mask is not None and not any(token.query is not None for token in lesson.tokens):
         raise LessonError(
             f"mask: {lesson.mask!r} needs every token's own query: it hides keys from the "
@@ -103,7 +140,18 @@ def check_sizes(lesson: Lesson) -> None:
 
 
 def check_scores(lesson: Lesson) -> None:
-    """Scores (and the quiz's filler scores) must keep e^score readable and the quiz meaningful."""
+    """Every score shown keeps e^score readable: the one query's, every pair's, every head's.
+
+    Parameters
+    ----------
+    lesson
+        A lesson whose fields each passed their own checks.
+
+    Raises
+    ------
+    LessonError
+        The first rule broken, naming the field.
+    """
     limit = LIMITS.max_abs_score
     tail = f"scores must stay within ±{limit:g} so that e^score can be shown"
     # Every pair, masked ones too: the mask step shows the open grid before it darkens it.
@@ -133,7 +181,19 @@ def check_scores(lesson: Lesson) -> None:
 
 
 def check_quiz(lesson: Lesson) -> None:
-    """Day 004's quiz is measured against the rival; the other names tokens that exist."""
+    """Day 004's quiz is measured against the rival; the share quiz asks about a pair of tokens
+    that exist and see each other, with four options that read apart.
+
+    Parameters
+    ----------
+    lesson
+        A lesson whose fields each passed their own checks.
+
+    Raises
+    ------
+    LessonError
+        The first rule broken, naming the field.
+    """
     quiz, limit = lesson.quiz, LIMITS.max_abs_score
     if isinstance(quiz, ShareQuiz):
         _check_share_quiz(lesson, quiz)
