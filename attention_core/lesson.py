@@ -2,140 +2,45 @@
 
 from __future__ import annotations
 
-import math
-import string
 import tomllib
-import unicodedata
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-from . import formatting as fmt
-from .maths import quiz_answer, scores
+from .checks import check_needs, check_quiz, check_scores, check_sizes, in_step
+from .fields import Fields
+from .limits import LIMITS, LessonError, Limits
+from .matrix import MASKS, project
+from .model import Citation, Head, Lesson, Matrix, Quiz, Reference, ShareQuiz, Token
 from .steps import DEFAULT_STEPS
-from .steps import KINDS as STEP_KINDS
 from .text_file import TextFileError, read_small_text
-from .words import KINDS, Words, caption_name, english, kind_of, placeholders, said_name
 
 __all__ = [
     "DEFAULT_SERIES",
     "LIMITS",
     "VOICES",
     "Citation",
+    "Head",
     "Lesson",
     "LessonError",
     "Limits",
+    "Matrix",
     "Quiz",
     "Reference",
+    "ShareQuiz",
     "Token",
     "default_lesson",
     "load_lesson",
     "parse_lesson",
 ]
 
-T = TypeVar("T")
-
-
-class LessonError(ValueError):
-    """A lesson file that cannot be shown; the message names the field and the problem."""
-
-
-@dataclass(frozen=True)
-class Limits:
-    """What a lesson may hold so that every scene can still lay it out on screen."""
-
-    min_tokens: int = 2
-    max_tokens: int = 6
-    max_query_length: int = 9
-    max_value_length: int = 6
-    max_abs_number: float = 99
-    max_abs_score: float = 12
-    """So that e^score stays a number a viewer can read: e^12 ≈ 162754.79."""
-    max_decimals: int = 2
-    max_short_length: int = 10
-    max_token_text: int = 32
-    max_title: int = 40
-    max_line: int = 80
-    max_paragraph: int = 160
-    max_answer: int = 8
-    max_references: int = 4
-    max_steps: int = 12
-    max_file_bytes: int = 64 * 1024
-
-
-LIMITS = Limits()
 
 DEFAULT_SERIES = "Day 004 · Transformers"
 """The series of a lesson that names none: the one this lesson was written for."""
 VOICES = ("joe", "espeak", "none")
 """What a lesson's ``voice`` may name: Piper's en_US joe, espeak-ng (any language it knows:
 the lesson's ``common.word.language``), or no narration. ``render.py --voice`` overrides it."""
-
-
-@dataclass(frozen=True)
-class Token:
-    """One statement squeezed into one token: what it says, its key and its value."""
-
-    text: str
-    short: str
-    key: tuple[float, ...]
-    value: tuple[float, ...]
-
-
-@dataclass(frozen=True)
-class Quiz:
-    """The quick check: what filler tokens score, in the question and in the bonus."""
-
-    filler_score: float
-    bonus_filler_score: float
-
-
-@dataclass(frozen=True)
-class Citation:
-    """A published result the lesson cites as where attention matters."""
-
-    source: str
-    finding: str
-
-
-@dataclass(frozen=True)
-class Reference:
-    """A pointer to read further."""
-
-    text: str
-    where: str
-
-
-@dataclass(frozen=True)
-class Lesson:
-    """Everything the slides show that is not computed."""
-
-    title: str
-    series: str
-    """The series the lesson belongs to, named on its title card: ``Day 004 · Transformers``."""
-    promise: str
-    question: str
-    query: tuple[float, ...]
-    answers: tuple[str, ...]
-    tokens: tuple[Token, ...]
-    rival: Token
-    quiz: Quiz
-    takeaway: str
-    citation: Citation
-    references: tuple[Reference, ...]
-    words: Words
-    """Every word the scenes show or say: the English template with the lesson's [words]."""
-    voice: str | None = None
-    """Who narrates it (one of :data:`VOICES`); None: the default for its language."""
-    steps: tuple[str, ...] = DEFAULT_STEPS
-    """Its steps in order, each a kind of :data:`attention_core.steps.KINDS`."""
-
-    @property
-    def d_k(self) -> int:
-        """The length of the query and of every key."""
-        return len(self.query)
 
 
 def default_lesson() -> Lesson:
@@ -164,13 +69,64 @@ def _parse_toml(text: str, name: str) -> dict[str, Any]:
 
 
 def parse_lesson(data: Mapping[str, Any]) -> Lesson:
-    """Validate a parsed TOML document and build the Lesson from it."""
-    fields = _Fields(data, "")
-    query = fields.vector("query", max_length=LIMITS.max_query_length)
+    """Validate a parsed TOML document and build the Lesson from it.
+
+    Parameters
+    ----------
+    data
+        The document, as :func:`tomllib.loads` gives it.
+
+    Returns
+    -------
+    Lesson
+        The lesson, every field checked; in a heads lesson the tokens' query, key and value
+        derived from their embeddings through the first head, and ``query`` (when not written)
+        the newest token's own.
+
+    Raises
+    ------
+    LessonError
+        The first problem, naming the field; in a lesson that lists its ``steps``, also the
+        first step that needs that field: ``steps[2] "mask": tokens[1].query: …``.
+    """
+    fields = Fields(data, "")
+    listed = fields.steps("steps") if "steps" in data else None
+    try:
+        lesson = _parse(fields, listed or DEFAULT_STEPS)
+        check_needs(lesson, named=listed is not None)
+        check_sizes(lesson)
+        check_scores(lesson)
+        check_quiz(lesson)
+    except LessonError as error:
+        raise in_step(error, listed) from None
+    return lesson
+
+
+def _parse(fields: Fields, steps: tuple[str, ...]) -> Lesson:
+    data = fields.data
     answers = fields.answers("answers")
-    tokens = fields.items(
-        "tokens", _token(len(query), len(answers)), LIMITS.min_tokens, LIMITS.max_tokens
+    mask = fields.choice("mask", MASKS) if "mask" in data else None
+    if "heads" in data and len(answers) > LIMITS.max_head_width:
+        raise LessonError(
+            f"answers: expected 1 to {LIMITS.max_head_width} entries in a lesson with [[heads]] "
+            f"(each head's d_v: up to {LIMITS.max_heads} × {LIMITS.max_head_width} joined), "
+            f"got {len(answers)}"
+        )
+    heads = (
+        fields.items("heads", _head(len(answers)), 1, LIMITS.max_heads) if "heads" in data else ()
     )
+    written = (
+        fields.vector("query", max_length=LIMITS.max_query_length) if "query" in data else None
+    )
+    shape = _Shape(answers=len(answers), heads=heads, d_k=_head_d_k(heads, written))
+    listed = data.get("tokens")
+    shape.some_ask = isinstance(listed, list) and any(
+        isinstance(token, Mapping) and "query" in token for token in listed
+    )
+    tokens = fields.items("tokens", shape.token, LIMITS.min_tokens, LIMITS.max_tokens)
+    query = written if written is not None else tokens[-1].query
+    if query is None:  # the newest token asks nothing, though others do
+        raise LessonError(f"tokens[{len(tokens) - 1}].query: missing (every token asks, or none)")
     lesson = Lesson(
         title=fields.text("title", LIMITS.max_title),
         series=fields.text("series", LIMITS.max_title) if "series" in data else DEFAULT_SERIES,
@@ -179,82 +135,181 @@ def parse_lesson(data: Mapping[str, Any]) -> Lesson:
         query=query,
         answers=answers,
         tokens=tokens,
-        rival=fields.table("rival", _token(len(query), len(answers))),
-        quiz=fields.table("quiz", _quiz),
+        rival=fields.table("rival", shape.rival) if "rival" in data else None,
+        quiz=fields.table("quiz", _quiz) if "quiz" in data else None,
         takeaway=fields.text("takeaway", LIMITS.max_paragraph),
         citation=fields.table("citation", _citation),
         references=fields.items("references", _reference, 0, LIMITS.max_references),
         words=fields.words("words"),
         voice=fields.choice("voice", VOICES) if "voice" in data else None,
-        steps=fields.steps("steps") if "steps" in data else DEFAULT_STEPS,
+        steps=steps,
+        mask=mask,
+        heads=heads,
+        w_o=_w_o(fields, heads, len(answers)) if "w_o" in data else None,
     )
     fields.reject_unknown()
-    _check_scores(lesson)
-    _check_quiz_options(lesson)
     return lesson
 
 
-def _check_scores(lesson: Lesson) -> None:
-    """Scores (and the quiz's filler scores) must keep e^score readable and the quiz meaningful."""
-    keys = {f"tokens[{i}]": token.key for i, token in enumerate(lesson.tokens)}
-    keys["rival"] = lesson.rival.key
-    limit = LIMITS.max_abs_score
-    for path, score in zip(keys, scores(lesson.query, list(keys.values())), strict=True):
-        if abs(score) > limit:
+def _head_d_k(heads: tuple[Head, ...], written: tuple[float, ...] | None) -> int | None:
+    """dₖ as far as known before the tokens: the heads' (W_Q's columns), else the query's."""
+    if heads:
+        d_k = len(heads[0].w_q[0])
+        if written is not None and len(written) != d_k:
             raise LessonError(
-                f"{path}.key: scores {score:.2f} against the query; "
-                f"scores must stay within ±{limit:g} so that e^score can be shown"
+                f"query: expected {d_k} numbers (the heads' dₖ: columns of heads[0].w_q), "
+                f"got {len(written)}"
             )
-    rival_score = scores(lesson.query, [lesson.rival.key])[0]
-    for name in ("filler_score", "bonus_filler_score"):
-        filler = getattr(lesson.quiz, name)
-        if not -limit <= filler < rival_score:
-            raise LessonError(
-                f"quiz.{name}: {filler:g} must be below the rival's score ({rival_score:.2f}) "
-                f"and at least -{limit:g}"
+        return d_k
+    return len(written) if written is not None else None
+
+
+def _w_o(fields: Fields, heads: tuple[Head, ...], d_v: int) -> Matrix:
+    if not heads:
+        fields.used.add("w_o")
+        raise LessonError("w_o: needs [[heads]]: it multiplies their joined outputs")
+    return fields.matrix(
+        "w_o",
+        rows=(len(heads) * d_v, "the heads' joined outputs: heads × d_v"),
+        max_columns=LIMITS.max_out_width,
+    )
+
+
+class _Shape:
+    """The sizes the tokens must agree on, some known only from the first token read."""
+
+    def __init__(self, *, answers: int, heads: tuple[Head, ...], d_k: int | None) -> None:
+        self.answers = answers
+        self.heads = heads
+        self.d_k = d_k
+        self.d_k_from = "the query's length"
+        self.some_ask = False
+        """Whether any token of the file has its own query."""
+
+    def token(self, fields: Fields) -> Token:
+        """A token of the file: written q/k/v, or an embedding the first head projects."""
+        if self.heads:
+            token = self._embedded(fields)
+        else:
+            if "embedding" in fields.data:
+                fields.used.add("embedding")
+                raise LessonError(
+                    f"{fields.where('embedding')}: needs [[heads]] to project it "
+                    "(or write the token's query, key and value)"
+                )
+            query = self._own_query(fields) if "query" in fields.data else None
+            if self.d_k is None and self.some_ask:  # others ask, the first does not
+                raise LessonError(f"{fields.where('query')}: missing (every token asks, or none)")
+            if self.d_k is None:  # neither a query nor this (first) token's own
+                raise LessonError("query: missing")
+            token = Token(
+                text=fields.text("text", LIMITS.max_token_text),
+                short=fields.text("short", LIMITS.max_short_length),
+                key=fields.vector("key", exact_length=self.d_k, why=self.d_k_from),
+                value=fields.vector(
+                    "value", exact_length=self.answers, why="the number of answers"
+                ),
+                query=query,
             )
-
-
-def _check_quiz_options(lesson: Lesson) -> None:
-    """The quiz's four options must read as four different answers."""
-    options = quiz_answer(lesson).options
-    shown = [fmt.about(x) for x in options]
-    for i, rough in enumerate(shown):
-        if rough in shown[:i]:
-            first = "ABCD"[shown.index(rough)]
-            raise LessonError(
-                f"quiz.filler_score: options {first} and {'ABCD'[i]} would both read {rough!r}; "
-                "move the filler score so that the gap to the rival's score is not 1 and not "
-                "tiny"
-            )
-
-
-def _token(query_length: int, answer_count: int) -> Callable[[_Fields], Token]:
-    def build(fields: _Fields) -> Token:
-        key = fields.vector("key", exact_length=query_length, why="the query's length")
-        value = fields.vector("value", exact_length=answer_count, why="the number of answers")
-        token = Token(
-            text=fields.text("text", LIMITS.max_token_text),
-            short=fields.text("short", LIMITS.max_short_length),
-            key=key,
-            value=value,
-        )
         fields.reject_unknown()
         return token
+
+    def rival(self, fields: Fields) -> Token:
+        """The rival: a key and a value, scored against the one query."""
+        assert self.d_k is not None  # the tokens came first and set it
+        rival = Token(
+            text=fields.text("text", LIMITS.max_token_text),
+            short=fields.text("short", LIMITS.max_short_length),
+            key=fields.vector("key", exact_length=self.d_k, why=self.d_k_from),
+            value=fields.vector("value", exact_length=self.answers, why="the number of answers"),
+        )
+        fields.reject_unknown()
+        return rival
+
+    def _own_query(self, fields: Fields) -> tuple[float, ...]:
+        if self.d_k is None:  # the first token's query sets dₖ for every other vector
+            query = fields.vector("query", max_length=LIMITS.max_asking_d_k)
+            self.d_k, self.d_k_from = len(query), f"{fields.path}.query's length"
+            return query
+        return fields.vector("query", exact_length=self.d_k, why=self.d_k_from)
+
+    def _embedded(self, fields: Fields) -> Token:
+        for derived in ("query", "key", "value"):
+            if derived in fields.data:
+                fields.used.add(derived)
+                raise LessonError(
+                    f"{fields.where(derived)}: not written in a lesson with [[heads]]: "
+                    f"it is derived from the embedding (x·W_{derived[0].upper()} of heads[0])"
+                )
+        d_model = len(self.heads[0].w_q)
+        embedding = fields.entries(
+            "embedding", exact_length=d_model, why="the heads' d_model: rows of heads[0].w_q"
+        )
+        first = self.heads[0]
+        return Token(
+            text=fields.text("text", LIMITS.max_token_text),
+            short=fields.text("short", LIMITS.max_short_length),
+            key=_projected(embedding, first.w_k),
+            value=_projected(embedding, first.w_v),
+            query=_projected(embedding, first.w_q),
+            embedding=embedding,
+        )
+
+
+def _projected(x: tuple[float, ...], w: Matrix) -> tuple[float, ...]:
+    return tuple(float(entry) for entry in project(x, w))
+
+
+def _head(d_v: int) -> Callable[[Fields], Head]:
+    """A head's builder: the first head's W_Q sets d_model and dₖ for every matrix after it."""
+    read: list[Head] = []
+
+    def build(fields: Fields) -> Head:
+        if read:
+            w_q = fields.matrix("w_q", rows=_rows_of(read[0].w_q), columns=_columns_of(read[0].w_q))
+        else:
+            w_q = fields.matrix(
+                "w_q", max_rows=LIMITS.max_d_model, max_columns=LIMITS.max_head_width
+            )
+        head = Head(
+            w_q=w_q,
+            w_k=fields.matrix("w_k", rows=_rows_of(w_q), columns=_columns_of(w_q)),
+            w_v=fields.matrix("w_v", rows=_rows_of(w_q), columns=(d_v, "the number of answers")),
+        )
+        fields.reject_unknown()
+        read.append(head)
+        return head
 
     return build
 
 
-def _quiz(fields: _Fields) -> Quiz:
-    quiz = Quiz(
-        filler_score=fields.number("filler_score"),
-        bonus_filler_score=fields.number("bonus_filler_score"),
-    )
+def _rows_of(w_q: Matrix) -> tuple[int, str]:
+    return len(w_q), "d_model: the rows of heads[0].w_q"
+
+
+def _columns_of(w_q: Matrix) -> tuple[int, str]:
+    return len(w_q[0]), "dₖ: the columns of heads[0].w_q"
+
+
+def _quiz(fields: Fields) -> Quiz | ShareQuiz:
+    """Either variant, told apart by its keys: Day 004's filler scores, or asker and to."""
+    quiz: Quiz | ShareQuiz
+    if "asker" in fields.data or "to" in fields.data:
+        quiz = ShareQuiz(
+            asker=fields.index("asker"),
+            to=fields.index("to"),
+            head=fields.index("head") if "head" in fields.data else 0,
+        )
+    else:
+        quiz = Quiz(
+            filler_score=fields.number("filler_score"),
+            bonus_filler_score=fields.number("bonus_filler_score"),
+        )
     fields.reject_unknown()
     return quiz
 
 
-def _citation(fields: _Fields) -> Citation:
+def _citation(fields: Fields) -> Citation:
     citation = Citation(
         source=fields.text("source", LIMITS.max_title),
         finding=fields.text("finding", LIMITS.max_paragraph),
@@ -263,216 +318,9 @@ def _citation(fields: _Fields) -> Citation:
     return citation
 
 
-def _reference(fields: _Fields) -> Reference:
+def _reference(fields: Fields) -> Reference:
     reference = Reference(
         text=fields.text("text", LIMITS.max_line), where=fields.text("where", LIMITS.max_line)
     )
     fields.reject_unknown()
     return reference
-
-
-class _Fields:
-    """Reads one TOML table, remembering which keys were used so the rest can be refused."""
-
-    def __init__(self, data: Any, path: str) -> None:
-        if not isinstance(data, Mapping):
-            raise LessonError(f"{path or 'lesson'}: expected a table, got {_kind(data)}")
-        self.data = data
-        self.path = path
-        self.used: set[str] = set()
-
-    def where(self, key: str) -> str:
-        return f"{self.path}.{key}" if self.path else key
-
-    def get(self, key: str) -> Any:
-        self.used.add(key)
-        if key not in self.data:
-            raise LessonError(f"{self.where(key)}: missing")
-        return self.data[key]
-
-    def reject_unknown(self) -> None:
-        unknown = sorted(set(self.data) - self.used)
-        if unknown:
-            raise LessonError(f"{self.where(unknown[0])}: unknown key")
-
-    def text(self, key: str, max_length: int) -> str:
-        value = self.get(key)
-        if not isinstance(value, str):
-            raise LessonError(f"{self.where(key)}: expected text, got {_kind(value)}")
-        _check_text(value, self.where(key), max_length)
-        return value
-
-    def choice(self, key: str, allowed: tuple[str, ...]) -> str:
-        value = self.get(key)
-        if value not in allowed:
-            listed = ", ".join(f'"{name}"' for name in allowed)
-            raise LessonError(f"{self.where(key)}: expected one of {listed}, got {value!r}")
-        return str(value)
-
-    def number(self, key: str) -> float:
-        return _number(self.get(key), self.where(key))
-
-    def vector(
-        self,
-        key: str,
-        *,
-        max_length: int | None = None,
-        exact_length: int | None = None,
-        why: str = "",
-    ) -> tuple[float, ...]:
-        value = self.get(key)
-        path = self.where(key)
-        if not isinstance(value, list):
-            raise LessonError(f"{path}: expected a list of numbers, got {_kind(value)}")
-        if exact_length is not None and len(value) != exact_length:
-            raise LessonError(f"{path}: expected {exact_length} numbers ({why}), got {len(value)}")
-        if max_length is not None and not 1 <= len(value) <= max_length:
-            raise LessonError(f"{path}: expected 1 to {max_length} numbers, got {len(value)}")
-        return tuple(_number(item, f"{path}[{i}]") for i, item in enumerate(value))
-
-    def sequence(self, key: str, low: int, high: int) -> list[Any]:
-        value = self.get(key)
-        if not isinstance(value, list):
-            raise LessonError(f"{self.where(key)}: expected a list, got {_kind(value)}")
-        if not low <= len(value) <= high:
-            raise LessonError(
-                f"{self.where(key)}: expected {low} to {high} entries, got {len(value)}"
-            )
-        return value
-
-    def items(self, key: str, build: Callable[[_Fields], T], low: int, high: int) -> tuple[T, ...]:
-        values = self.sequence(key, low, high)
-        return tuple(
-            build(_Fields(item, f"{self.where(key)}[{i}]")) for i, item in enumerate(values)
-        )
-
-    def steps(self, key: str) -> tuple[str, ...]:
-        """The lesson's steps in order, each a known kind, none twice."""
-        names = self.sequence(key, 1, LIMITS.max_steps)
-        known = ", ".join(STEP_KINDS)
-        for i, name in enumerate(names):
-            path = f"{self.where(key)}[{i}]"
-            if not isinstance(name, str):
-                raise LessonError(f"{path}: expected a step's name, got {_kind(name)}")
-            if name not in STEP_KINDS:
-                raise LessonError(f'{path}: unknown step "{name}" (known: {known})')
-            if name in names[:i]:
-                raise LessonError(f'{path}: "{name}" is already step {names.index(name) + 1}')
-        return tuple(names)
-
-    def answers(self, key: str) -> tuple[str, ...]:
-        """What each value slot stands for: whole numbers or short labels."""
-        values = self.sequence(key, 1, LIMITS.max_value_length)
-        labels = []
-        for i, value in enumerate(values):
-            path = f"{self.where(key)}[{i}]"
-            if isinstance(value, bool) or not isinstance(value, int | str):
-                raise LessonError(
-                    f"{path}: expected a whole number or a short text, got {_kind(value)}"
-                )
-            labels.append(str(value))
-            _check_text(labels[-1], path, LIMITS.max_answer)
-        return tuple(labels)
-
-    def table(self, key: str, build: Callable[[_Fields], T]) -> T:
-        return build(_Fields(self.get(key), self.where(key)))
-
-    def words(self, key: str) -> Words:
-        """The English template with the lesson's translations of any of its entries."""
-        self.used.add(key)
-        if key not in self.data:
-            return english()
-        translated = dict(_translations(self.data[key], self.where(key), ""))
-        words = {**english(), **translated}
-        for name in translated:  # a caption translated, but not its said form: say it as shown
-            if said_name(name) != name and said_name(name) not in translated:
-                words.pop(said_name(name), None)
-        return Words(words)
-
-
-def _translations(table: Any, path: str, name: str) -> Iterator[tuple[str, str]]:
-    """(entry name, checked text) for every entry of a [words] table, however it is nested."""
-    if not isinstance(table, Mapping):
-        raise LessonError(f"{path}: expected a table, got {_kind(table)}")
-    for key, value in table.items():
-        entry = f"{name}{key}"
-        where = f"{path}.{key}"
-        if isinstance(value, Mapping) and entry.count(".") < 2:
-            yield from _translations(value, where, f"{entry}.")
-        elif entry not in english() and caption_name(entry) not in english():
-            raise LessonError(
-                f"{where}: unknown entry; known entries are listed in attention_core/words.toml"
-            )
-        elif not isinstance(value, str):
-            raise LessonError(f"{where}: expected text, got {_kind(value)}")
-        else:
-            # A said entry (new, or overriding) speaks a caption: it takes the caption's names.
-            template = english().get(entry, english().get(caption_name(entry), ""))
-            _check_text(value, where, KINDS[kind_of(entry)])
-            _check_placeholders(value, template, where)
-            yield entry, value
-
-
-def _check_placeholders(text: str, template: str, path: str) -> None:
-    """A translation asks for exactly the English entry's {names}, plain, with no format."""
-    wanted = placeholders(template)
-    listed = ", ".join(f"{{{name}}}" for name in wanted) or "none"
-    try:
-        fields = [
-            (field, spec, conversion)
-            for _, field, spec, conversion in string.Formatter().parse(text)
-            if field is not None
-        ]
-    except ValueError:
-        raise LessonError(
-            f"{path}: a lone {{ or }}; write {{{{ or }}}} for a literal brace"
-        ) from None
-    for field, spec, conversion in fields:
-        if field not in wanted:
-            raise LessonError(f"{path}: unknown placeholder {{{field}}}; this entry takes {listed}")
-        if spec or conversion:
-            raise LessonError(
-                f"{path}: placeholder {{{field}}} must be plain, without ! or : after its name"
-            )
-    for name in wanted:
-        if name not in (field for field, _, _ in fields):
-            raise LessonError(f"{path}: missing placeholder {{{name}}}; this entry takes {listed}")
-
-
-def _number(value: Any, path: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise LessonError(f"{path}: expected a number, got {_kind(value)}")
-    if not math.isfinite(value):
-        raise LessonError(f"{path}: expected a finite number, got {value}")
-    if abs(value) > LIMITS.max_abs_number:
-        raise LessonError(
-            f"{path}: {value} is too large to show (limit ±{LIMITS.max_abs_number:g})"
-        )
-    if round(value, LIMITS.max_decimals) != value:
-        raise LessonError(f"{path}: {value} has more than {LIMITS.max_decimals} decimal places")
-    return float(value)
-
-
-def _check_text(text: str, path: str, max_length: int) -> None:
-    if not text.strip():
-        raise LessonError(f"{path}: empty text")
-    if len(text) > max_length:
-        raise LessonError(
-            f"{path}: {len(text)} characters, more than the {max_length} that fit on screen"
-        )
-    for char in text:
-        if unicodedata.category(char) in _NOT_SHOWN:
-            raise LessonError(
-                f"{path}: contains a control character (U+{ord(char):04X}); "
-                "write the text on one line, without tabs or escapes"
-            )
-
-
-_NOT_SHOWN = {"Cc", "Zl", "Zp"}
-"""Control characters (C0, DEL, C1: tabs, newlines, terminal escapes) and line or paragraph
-separators: a text is one line of glyphs, and ``--check-lesson`` prints it to a terminal."""
-
-
-def _kind(value: Any) -> str:
-    names = {bool: "true/false", int: "a number", float: "a number", str: "text", list: "a list"}
-    return names.get(type(value), "a table" if isinstance(value, Mapping) else type(value).__name__)
