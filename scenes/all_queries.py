@@ -94,6 +94,9 @@ def axis_labels(scene: LessonScene, grid: CellGrid) -> VGroup:
     top = grid.column_labels.get_top()[1] + AXIS_GAP
     columns.move_to([grid.cells.get_left()[0], top, 0], aligned_edge=DOWN + LEFT)
     rows.move_to([grid.cells.get_left()[0] - AXIS_GAP, top, 0], aligned_edge=DOWN + RIGHT)
+    if rows.get_left()[0] < LEFT_X:  # short names, a long word: both slide right to fit
+        rows.shift(RIGHT * (LEFT_X - rows.get_left()[0]))
+        columns.shift(RIGHT * max(0.0, rows.get_right()[0] + 2 * AXIS_GAP - columns.get_left()[0]))
     return VGroup(rows, columns)
 
 

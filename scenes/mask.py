@@ -141,7 +141,7 @@ class Mask(LessonScene):
             share=self.masked.cells[0][0].share,
         )
         with self.beat(caption):
-            self.swap(self.shares(), rows=[0])
+            self.swap(self.shares(), rows=[0], hidden_too=True)
 
     def resplit_rest(self) -> None:
         tokens, row = self.lesson.tokens, min(1, len(self.lesson.tokens) - 1)
@@ -156,7 +156,7 @@ class Mask(LessonScene):
             budget=self.worked.budget,
         )
         with self.beat(caption):
-            self.swap(self.shares(), rows=list(range(1, len(tokens))))
+            self.swap(self.shares(), rows=list(range(1, len(tokens))), hidden_too=True)
 
     def keep_last(self) -> None:
         last = len(self.lesson.tokens) - 1
@@ -213,7 +213,8 @@ class Mask(LessonScene):
             for i, j in places
         ]
         for i, j in self.hidden if hidden_too else ():  # −∞ stays until its pull, 0, comes
-            new[(i, j)] = grid.number(i, j, texts[i][j], colour=style.MUTED)
+            if i in chosen:
+                new[(i, j)] = grid.number(i, j, texts[i][j], colour=style.MUTED)
         self.play(
             *(ReplacementTransform(grid.entry(i, j), n) for (i, j), n in new.items()),
             *fills,
