@@ -17,7 +17,8 @@ import numpy as np
 
 from . import formatting as fmt
 from .maths import quiz_answer, scores
-from .matrix import MASKS, attend_all, project
+from .matrix import MASKS, attend_all, hidden_by, project
+from .share_quiz import share_answer
 from .steps import DEFAULT_STEPS
 from .steps import KINDS as STEP_KINDS
 from .words import KINDS, Words, caption_name, english, kind_of, placeholders, said_name
@@ -213,6 +214,13 @@ class Lesson:
         """Day 004's quiz, for what shows it; LessonError when the lesson asks another."""
         if not isinstance(self.quiz, Quiz):
             raise LessonError("quiz: this lesson has no filler_score quiz")
+        return self.quiz
+
+    @property
+    def share_quiz(self) -> ShareQuiz:
+        """The quiz of a lesson where every token asks; LessonError when it asks another."""
+        if not isinstance(self.quiz, ShareQuiz):
+            raise LessonError("quiz: this lesson has no asker/to quiz")
         return self.quiz
 
     @property
@@ -508,6 +516,18 @@ def _check_share_quiz(lesson: Lesson, quiz: ShareQuiz) -> None:
         )
     if not lesson.heads and quiz.head != 0:
         raise LessonError("quiz.head: this lesson has no [[heads]]; leave it out")
+    if hidden_by(lesson.mask, count)[quiz.asker, quiz.to]:
+        raise LessonError(
+            f"quiz.to: the {lesson.mask} mask hides tokens[{quiz.to}] from tokens[{quiz.asker}], "
+            "so its share is 0 whatever the numbers; ask about a token the asker sees"
+        )
+    answer = share_answer(lesson)
+    if len(answer.options) < 4:
+        drawn = ", ".join(f"{slip} {fmt.share(value)}" for slip, value in answer.drawn)
+        raise LessonError(
+            f"quiz.to: the options would not read as four different answers (right "
+            f"{fmt.share(answer.share)}; {drawn}); ask about another pair of tokens"
+        )
 
 
 def _check_quiz_options(lesson: Lesson) -> None:
