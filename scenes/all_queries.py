@@ -192,10 +192,10 @@ class AllQueries(LessonScene):
                 )
 
     def divide(self) -> None:
-        w, grid, cells = self.worked, self.grid, self.data.cells
-        over = inline(math(r"\div \sqrt{d_k}", colour=style.MUTED), figure(f"= {w.root_d_k}"))
+        data, grid, cells = self.data, self.grid, self.data.cells
+        over = inline(math(r"\div \sqrt{d_k}", colour=style.MUTED), figure(f"= {data.root_d_k}"))
         grid.framed(over)
-        caption = self.caption("all_queries.caption.divide", d_k=w.d_k, root=w.root_d_k)
+        caption = self.caption("all_queries.caption.divide", d_k=data.d_k, root=data.root_d_k)
         with self.beat(caption):
             self.play(FadeIn(over, shift=UP * 0.2), run_time=style.FAST)
             self.swap([[c.score for c in line] for line in cells], run_time=style.SLOW)

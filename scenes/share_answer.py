@@ -40,16 +40,17 @@ class ShareAnswer:
     attention goes to another, read off the row of the grid it was asked of."""
 
     def reveal_share(self) -> None:
-        q, tokens = self.worked.quiz, self.lesson.tokens
+        q, tokens = self.worked.share_quiz, self.lesson.tokens
+        self.asker, self.to = self.lesson.share_quiz.asker, self.lesson.share_quiz.to
         self.heading = heading(self.kicker, self.title)
         cards = option_cards(list(q.options), width=WIDTH, height=0.8)
         self.options = cards.move_to([0, ASKED_Y, 0])
-        right = cards[q.correct]
-        others = [card for i, card in enumerate(cards) if i != q.correct]
+        right = cards[q.numbers.correct]
+        others = [card for i, card in enumerate(cards) if i != q.numbers.correct]
         caption = self.caption(
             "answer.caption.share_reveal",
-            asker=tokens[q.asker].short,
-            to=tokens[q.to].short,
+            asker=tokens[self.asker].short,
+            to=tokens[self.to].short,
             letter=q.letter,
             option=q.answer,
         )
@@ -65,30 +66,30 @@ class ShareAnswer:
 
     def work_share(self) -> None:
         """The asker's pulls added up, then the one asked about divided by their total."""
-        q, grid = self.worked.quiz, self.worked.quiz.grid
-        cells, row = grid.cells[q.asker], grid.rows[q.asker]
+        asker, to, grid = self.asker, self.to, self.worked.share_quiz.grid
+        cells, row = grid.cells[asker], grid.rows[asker]
         colours = [self.colour_of(j) for j in range(len(cells))]
         self.sum = SumLine([c.pull for c in cells], row.total, colours=colours)
         fit(self.sum, WIDTH).move_to([0, SUM_Y, 0])
-        pull = figure(cells[q.to].pull, colour=colours[q.to])
-        share = figure(cells[q.to].share, colour=style.VALUE)
+        pull = figure(cells[to].pull, colour=colours[to])
+        share = figure(cells[to].share, colour=style.VALUE)
         self.pull_formula = inline(
             pull, figure("÷"), figure(row.total), figure("="), share, buff=0.2
         )
         self.pull_formula.move_to([0, DIVISION_Y, 0])
         caption = self.caption(
             "answer.caption.share_work",
-            asker=self.lesson.tokens[q.asker].short,
-            to=self.lesson.tokens[q.to].short,
+            asker=self.lesson.tokens[asker].short,
+            to=self.lesson.tokens[to].short,
             total=row.total,
-            pull=cells[q.to].pull,
-            share=cells[q.to].share,
+            pull=cells[to].pull,
+            share=cells[to].share,
         )
         with self.beat(caption):
             self.play(self.options.animate.set_y(CARDS_Y), run_time=style.FAST)
             self.play(FadeIn(self.sum, shift=UP * 0.2), run_time=style.NORMAL)
             self.play(
-                TransformFromCopy(self.sum.terms[q.to], pull),
+                TransformFromCopy(self.sum.terms[to], pull),
                 TransformFromCopy(self.sum.total, self.pull_formula[2]),
                 FadeIn(VGroup(self.pull_formula[1], self.pull_formula[3])),
                 run_time=style.NORMAL,
@@ -97,40 +98,40 @@ class ShareAnswer:
 
     def show_row_budget(self) -> None:
         """The asker's row as one budget bar, the slice asked about lit."""
-        q, grid = self.worked.quiz, self.worked.quiz.grid
-        weights = grid.attention.weights[q.asker]
-        self.bar, self.bar_labels = self.row_bar(weights, grid.cells[q.asker], BAR_Y)
+        asker, to, grid = self.asker, self.to, self.worked.share_quiz.grid
+        weights = grid.attention.weights[asker]
+        self.bar, self.bar_labels = self.row_bar(weights, grid.cells[asker], BAR_Y)
         caption = self.caption(
             "answer.caption.share_budget",
-            to=self.lesson.tokens[q.to].short,
-            share=grid.cells[q.asker][q.to].share,
+            to=self.lesson.tokens[to].short,
+            share=grid.cells[asker][to].share,
             budget=self.worked.budget,
         )
         with self.beat(caption):
             self.play(FadeIn(self.bar), FadeIn(self.bar_labels, shift=DOWN * 0.1))
-            self.play(Indicate(self.bar[q.to], color=style.VALUE))
+            self.play(Indicate(self.bar[to], color=style.VALUE))
 
     def compare_open(self) -> None:
         """The same row without the mask: the share the future would have taken."""
-        q, w = self.worked.quiz, self.worked
-        weights = w.open_grid.attention.weights[q.asker]
-        bar, labels = self.row_bar(weights, w.open_grid.cells[q.asker], OPEN_BAR_Y)
+        asker, to, w = self.asker, self.to, self.worked
+        weights = w.open_grid.attention.weights[asker]
+        bar, labels = self.row_bar(weights, w.open_grid.cells[asker], OPEN_BAR_Y)
         tag = text(self.say("answer.line.unmasked"), size=style.SMALL_SIZE, colour=style.MUTED)
         tag.next_to(bar, UP, buff=0.12).align_to(bar, LEFT)
         caption = self.caption(
             "answer.caption.share_open",
-            share=q.open_share,
-            to=self.lesson.tokens[q.to].short,
+            share=w.open_grid.cells[asker][to].share,
+            to=self.lesson.tokens[to].short,
         )
         with self.beat(caption):
             self.play(FadeIn(tag), FadeIn(bar), FadeIn(labels, shift=DOWN * 0.1))
-            self.play(Indicate(labels[q.to], color=style.MUTED))
+            self.play(Indicate(labels[to], color=style.MUTED))
 
     # pieces --------------------------------------------------------------------------------
 
     def colour_of(self, j: int) -> str:
         """A key's colour in the asker's row: its token's, or muted where the mask hides it."""
-        hidden = self.worked.quiz.grid.cells[self.worked.quiz.asker][j].hidden
+        hidden = self.worked.share_quiz.grid.cells[self.asker][j].hidden
         return style.MUTED if hidden else style.token_colour(j)
 
     def row_bar(self, weights, cells, y: float) -> tuple[VGroup, VGroup]:
@@ -154,8 +155,8 @@ class ShareAnswer:
 
     def card_moves(self) -> list[list[Mobject]]:
         """The card's three moves with the asker's own numbers: scores, shares, output."""
-        q, grid = self.worked.quiz, self.worked.quiz.grid
-        cells, row = grid.cells[q.asker], grid.rows[q.asker]
+        grid = self.worked.share_quiz.grid
+        cells, row = grid.cells[self.asker], grid.rows[self.asker]
         colours = [self.colour_of(j) for j in range(len(cells))]
         return [
             [text(c.score, colour=k, bold=True) for c, k in zip(cells, colours, strict=True)],

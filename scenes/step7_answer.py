@@ -97,7 +97,7 @@ class Step7Answer(ShareAnswer, LessonScene):
             self.reveal_share()
             self.work_share()
             self.show_row_budget()
-            if self.worked.quiz.open_share is not None:
+            if self.lesson.mask and not self.lesson.heads:  # the same row, unmasked
                 self.compare_open()
         else:
             self.quiz = self.worked.quiz.numbers
@@ -342,9 +342,14 @@ class Step7Answer(ShareAnswer, LessonScene):
 
     def answer_block(self) -> VGroup:
         """The quiz's answer as it was chosen, its card and its working, carried to the card."""
-        quiz = self.worked.quiz
-        cards = option_cards(list(quiz.options), width=WIDTH, height=0.8)
-        correct = quiz.correct if isinstance(self.lesson.quiz, ShareQuiz) else self.quiz.correct
+        if isinstance(self.lesson.quiz, ShareQuiz):
+            options, correct = (
+                self.worked.share_quiz.options,
+                self.worked.share_quiz.numbers.correct,
+            )
+        else:
+            options, correct = self.worked.quiz.options, self.quiz.correct
+        cards = option_cards(list(options), width=WIDTH, height=0.8)
         card = cards[correct]
         card[0].set_stroke(style.VALUE, width=4).set_fill(style.VALUE, 0.15)
         working = self.pull_formula.copy()
