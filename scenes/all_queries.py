@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from manim import (
@@ -20,6 +21,7 @@ from manim import (
 )
 
 from attention_core import Token
+from attention_core.worked import Grid, GridRow
 from scenes import style
 from scenes.base import LessonScene
 from scenes.helpers import column_header, fit, inline, math
@@ -68,7 +70,7 @@ class Pair:
     score: str
 
 
-def shown_grid(scene: LessonScene):
+def shown_grid(scene: LessonScene) -> Grid:
     """The grid before any mask: what the all-queries step works out and the mask starts from."""
     return scene.worked.open_grid if "mask" in scene.lesson.steps else scene.worked.grid
 
@@ -113,7 +115,9 @@ def axis_labels(scene: LessonScene, grid: CellGrid) -> VGroup:
     return VGroup(rows, columns)
 
 
-def output_column(scene: LessonScene, grid: CellGrid, rows) -> tuple[VGroup, VGroup]:
+def output_column(
+    scene: LessonScene, grid: CellGrid, rows: Sequence[GridRow]
+) -> tuple[VGroup, VGroup]:
     """The ``OUTPUT`` header and each row's output, right of the grid: ``(header, outputs)``."""
     header = column_header(scene.say("common.word.output"), colour=style.VALUE)
     left = grid.cells.get_right()[0] + OUTPUT_GAP
@@ -126,7 +130,7 @@ def output_column(scene: LessonScene, grid: CellGrid, rows) -> tuple[VGroup, VGr
     return VGroup(header), outputs
 
 
-def value_columns(grid: CellGrid, data) -> tuple[VGroup, Mobject]:
+def value_columns(grid: CellGrid, data: Grid) -> tuple[VGroup, Mobject]:
     """Each token's value as a column of cells under its column of the grid, and a ``V``:
     a row of weights times these is that row's output (AV). Returns ``(columns, letter)``."""
     values, rows = data.attention.values, data.rows
