@@ -41,11 +41,11 @@ __all__ = [
 ]
 
 LEFT_X, RIGHT_X = -6.6, 6.6
-GRID_TOP = 2.35  # under the heading
+GRID_TOP = 2.15  # under the heading, a clear gap below it (what frame_usage takes for its end)
 AXIS_ROOM = 0.4  # above the grid's names: which way it reads (QUERY, KEY)
 AXIS_GAP = 0.15
 GRID_WIDTH = 8.4  # the most the grid takes; the outputs get what it leaves
-GRID_HEIGHT = 3.75
+GRID_HEIGHT = 3.55
 OUTPUT_GAP = 0.5  # the grid's last column to the outputs
 WORK_TOP = -1.75  # the working of one cell, under the grid
 FLOOR = -3.8
