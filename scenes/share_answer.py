@@ -166,12 +166,12 @@ class ShareAnswer:
         hidden = self.worked.share_quiz.grid.cells[self.asker][j].hidden
         return style.MUTED if hidden else style.token_colour(j)
 
-    def row_bar(self, weights, cells, y: float) -> tuple[VGroup, VGroup]:
+    def row_bar(self, weights, cells, y: float, *, width: float = WIDTH) -> tuple[VGroup, VGroup]:
         """One row's weights as a budget bar, each visible slice's share and name under it."""
         colours = [style.token_colour(j) for j in range(len(cells))]
-        bar = budget_bar(weights, colours, width=WIDTH, height=BAR_HEIGHT)
+        bar = budget_bar(weights, colours, width=width, height=BAR_HEIGHT)
         bar.move_to([0, y, 0])
-        frame = Rectangle(width=WIDTH, height=BAR_HEIGHT, stroke_color=style.MUTED, stroke_width=2)
+        frame = Rectangle(width=width, height=BAR_HEIGHT, stroke_color=style.MUTED, stroke_width=2)
         labels = VGroup()
         for j, (piece, cell) in enumerate(zip(bar, cells, strict=True)):
             if float(weights[j]) < LABELLED:

@@ -320,8 +320,16 @@ class Step7Answer(ShareAnswer, LessonScene):
             self.run.code_lines[-1].set_color(style.VALUE)
             self.code = tagged(self.say("answer.word.check"), self.run, colour=style.KEY)
             middle = VGroup(self.code, answer).arrange(RIGHT, buff=CARD_GAP, aligned_edge=UP)
-        else:
-            middle = VGroup(answer)
+        else:  # the asker's row as a budget bar, carried from the working, beside the answer
+            grid, asker = self.worked.share_quiz.grid, self.asker
+            bar, labels = self.row_bar(
+                grid.attention.weights[asker],
+                grid.cells[asker],
+                0,
+                width=WIDTH - answer.width - CARD_GAP,
+            )
+            self.card_bar = VGroup(bar, labels)
+            middle = VGroup(answer, self.card_bar).arrange(RIGHT, buff=CARD_GAP, aligned_edge=UP)
         rows = [self.moves, self.takeaway, middle]
         if lesson.references:
             refs = VGroup(*(reference(r.text, r.where) for r in lesson.references))
@@ -374,6 +382,7 @@ class Step7Answer(ShareAnswer, LessonScene):
                 LaggedStart(*(FadeIn(box, shift=RIGHT * 0.2) for box in boxes), lag_ratio=0.4),
                 LaggedStart(*(FadeIn(arrow) for arrow in arrows), lag_ratio=0.4),
                 FadeIn(self.answer, shift=UP * 0.2),
+                *([] if self.coded else [FadeIn(self.card_bar, shift=UP * 0.2)]),
                 run_time=style.SLOW,
             )
 
