@@ -123,6 +123,9 @@ PAPER_EQUATION = 1  # the formula is Eq. 1 of the paper that introduced the tran
 FORMULA_SIZE = 50
 HEADS_LINE = 0.8  # the heads joined, a size under the head's formula it is made of
 HEADS_GAP = 0.3
+HEADS_Y = 1.5  # the two lines' middle, once risen
+HEADS_SCALE = 0.85
+HEADS_LEGEND_Y = -1.75
 FORMULA_Y = 1.8
 FIRST_FORMULA_Y = 0.3  # alone, the formula sits mid-frame; it rises when the legend comes
 CITATION_GAP = 0.35
@@ -193,7 +196,9 @@ class Step2BigPicture(LessonScene):
         else:  # a head's formula under the heads joined: MultiHead(Q, K, V) = Concat(…)W^O
             self.formula_name = math(*multi_head(), size=FORMULA_SIZE * HEADS_LINE)
             whole = VGroup(self.formula_name, self.formula).arrange(DOWN, buff=HEADS_GAP)
-        fit(whole, CARD_WIDTH * 3).move_to(UP * FORMULA_Y)
+            whole.scale(HEADS_SCALE)
+        # Two lines (the heads joined over a head's formula) sit lower, clear of the heading.
+        fit(whole, CARD_WIDTH * 3).move_to(UP * (HEADS_Y if self.lesson.heads else FORMULA_Y))
         self.formula_block = VGroup(whole)
         citation = formula_source(self.lesson, self.shape)
         if citation is not None:
@@ -254,6 +259,12 @@ class Step2BigPicture(LessonScene):
                 ).arrange(RIGHT, buff=0.15)
             )
         footer.arrange(RIGHT, buff=0.7).move_to(UP * FOOTER_Y)
+        # Two lines of formula leave the cards no room for the citation: it has been read.
+        leaving = (
+            [FadeOut(self.formula_block[1])]
+            if self.lesson.heads and len(self.formula_block) > 1
+            else []
+        )
         self.cards = self.move_cards()
         with self.beat(self.caption("big_picture.caption.moves")):
             self.play(
@@ -263,6 +274,7 @@ class Step2BigPicture(LessonScene):
                 ),
                 *(FadeOut(old[1], shift=DOWN * 0.3) for old in self.legend),
                 *(FadeIn(new[1], shift=DOWN * 0.3) for new in footer),
+                *leaving,
                 run_time=style.NORMAL,
             )
             moves = [VGroup(*(self.formula[i] for i in pieces)) for pieces in self.shape.moves]
@@ -339,7 +351,11 @@ class Step2BigPicture(LessonScene):
     def legend_lines(self) -> VGroup:
         """Q, K and V each with what it holds, in its colour, as a block under the formula."""
         # Four lines (the mask's too) sit closer and lower, clear of the formula's citation.
-        pitch, middle = (LEGEND_PITCH, LEGEND_Y) if len(self.roles) == 3 else (MASK_PITCH, MASK_Y)
+        pitch, middle = LEGEND_PITCH, LEGEND_Y
+        if self.lesson.heads:  # under two lines of formula and the citation
+            pitch, middle = MASK_PITCH, HEADS_LEGEND_Y
+        elif len(self.roles) > len(ROLES):
+            pitch, middle = MASK_PITCH, MASK_Y
         lines = VGroup()
         for role in self.roles:
             letter = math(role.letter, size=style.MATH_SIZE, colour=role.colour)
