@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from manim import (
     DOWN,
     LEFT,
     RIGHT,
     UP,
+    Animation,
     FadeIn,
     FadeOut,
     Mobject,
@@ -123,6 +124,7 @@ class MatVec(VGroup):
     ) -> None:
         super().__init__()
         self.x, self.matrix = x, matrix
+        self.results = tuple(results)
         size = x.size * x.width / x.natural_width  # as much as x was shrunk
         self.times = figure("·", size=size)
         self.equals = figure("=", size=size)
@@ -189,27 +191,33 @@ class MatVec(VGroup):
             run_time=style.FAST,
         )
 
-    def show_whole(self, scene: Scene, *, run_time: float) -> None:
-        """In brief: each column of the matrix, with x, turns at once into its result cell."""
+    def show_whole(
+        self, scene: Scene, *, columns: Iterable[int] | None = None, run_time: float
+    ) -> None:
+        """In brief: each column of the matrix (or those in ``columns``), with x, turns at once
+        into its result cell."""
+        shown = range(len(self.result)) if columns is None else columns
         scene.play(
             *(
                 TransformFromCopy(
                     VGroup(self.x.entries, self.matrix.column(j)), self.result.entry(j)
                 )
-                for j in range(len(self.result))
+                for j in shown
             ),
             run_time=run_time,
         )
 
-    def bring_in(self, scene: Scene, source: Mobject | None = None, *, run_time: float) -> None:
+    def bring_in(
+        self, scene: Scene, source: Mobject | None = None, *also: Animation, run_time: float
+    ) -> None:
         """The matrix comes in (from ``source``, where the scene showed it first), with the
-        signs and the result's empty frame."""
+        signs, the result's empty cells and whatever else the scene brings (``also``)."""
         arrive = (
             FadeIn(self.matrix, shift=LEFT * 0.2)
             if source is None
             else TransformFromCopy(source, self.matrix)
         )
-        scene.play(arrive, FadeIn(self.signs), FadeIn(self.result.boxes), run_time=run_time)
+        scene.play(arrive, FadeIn(self.signs), FadeIn(self.result.boxes), *also, run_time=run_time)
 
     def _frame(self, cell: Mobject) -> SurroundingRectangle:
         return SurroundingRectangle(cell, color=style.TEXT, buff=FRAME_BUFF, corner_radius=0.06)

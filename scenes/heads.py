@@ -1,0 +1,286 @@
+"""Heads: several heads attend side by side, each to its own tokens; joined, then × W_O."""
+
+from __future__ import annotations
+
+from manim import (
+    LEFT,
+    UP,
+    FadeIn,
+    FadeOut,
+    Indicate,
+    LaggedStart,
+    ReplacementTransform,
+    SurroundingRectangle,
+    TransformFromCopy,
+    VGroup,
+)
+
+from scenes import style
+from scenes.base import LessonScene
+from scenes.helpers import column_header, fit, math
+from scenes.toolkit.grid import CellGrid, heat
+from scenes.toolkit.matvec import MatVec, WeightMatrix
+from scenes.toolkit.vectors import VectorCells, cell_width
+
+__all__ = ["Heads"]
+
+LEFT_X, RIGHT_X = -6.6, 6.6
+GRID_TOP = 2.35  # the heads' tags, under the heading
+TAG_ROOM = 0.45  # the tag above each grid's column names
+GRIDS_BOTTOM = -1.2
+GRID_GAP = 0.6  # between two heads' grids
+OUTPUT_Y = -1.85  # each head's output for the newest token, under its grid
+JOINED_Y = -3.1
+MAX_CELL = 0.7
+PRODUCT_TOP = 1.9  # the W_O product, once the grids have made way
+
+
+class Heads(LessonScene):
+    """Several heads over the same tokens: each its own shares, its own output; then joined."""
+
+    slug = "heads"
+
+    def construct(self) -> None:
+        self.lay_out()
+        self.show_grids()
+        if self.lesson.mask is not None:
+            self.show_mask()
+        for h in range(len(self.heads)):
+            self.fill(h)
+        self.compare()
+        self.show_outputs()
+        self.join()
+        if self.lesson.w_o is not None:
+            self.mix()
+
+    # beats -------------------------------------------------------------------------------
+
+    def show_grids(self) -> None:
+        """The heading comes in with one empty grid per head, each under its tag."""
+        caption = self.caption("heads.caption.grids", budget=self.worked.budget)
+        self.open_with_heading(
+            caption,
+            LaggedStart(*(FadeIn(g, shift=UP * 0.2) for g in self.grids), lag_ratio=0.3),
+            FadeIn(self.tags),
+        )
+
+    def show_mask(self) -> None:
+        hidden = [
+            grid.darken(i, j)
+            for h, grid in enumerate(self.grids)
+            for i, line in enumerate(self.heads[h].grid.cells)
+            for j, cell in enumerate(line)
+            if cell.hidden
+        ]
+        with self.beat(self.caption("heads.caption.masked")):
+            self.play(*hidden, run_time=style.NORMAL)
+
+    def fill(self, h: int) -> None:
+        """Head h's shares come in, cell by cell, row after row; the cells shade by share; the
+        newest token's strongest look is framed."""
+        grid, cells = self.grids[h], self.heads[h].grid.cells
+        top = self.top(h)
+        caption = self.caption(
+            "heads.caption.fill",
+            head=self.heads[h].number,
+            token=self.newest.text,
+            share=cells[-1][top].share,
+            top=self.lesson.tokens[top].text,
+        )
+        shown = [
+            (i, j, grid.number(i, j, cell.share))
+            for i, line in enumerate(cells)
+            for j, cell in enumerate(line)
+            if not cell.hidden
+        ]
+        weights = self.heads[h].grid.attention.weights
+        with self.beat(caption):
+            for i, j, entry in shown:
+                grid.put(i, j, entry)
+            self.play(
+                LaggedStart(*(FadeIn(entry) for _, _, entry in shown), lag_ratio=0.05),
+                *(
+                    grid.boxes[i][j].animate.set_fill(grid.colour, opacity=heat(weights[i][j], 1))
+                    for i, j, _ in shown
+                ),
+                run_time=style.SLOW,
+            )
+            self.play(FadeIn(self.frames[h]), run_time=style.FAST)
+
+    def compare(self) -> None:
+        """The newest token's strongest look in each head, side by side."""
+        tops = [self.top(h) for h in range(len(self.heads))]
+        tokens = self.lesson.tokens
+        if tops[0] != tops[1]:
+            caption = self.caption(
+                "heads.caption.differ",
+                token=self.newest.text,
+                first=tokens[tops[0]].text,
+                one=self.heads[0].number,
+                second=tokens[tops[1]].text,
+                two=self.heads[1].number,
+            )
+        else:
+            caption = self.caption(
+                "heads.caption.agree", token=self.newest.text, top=tokens[tops[0]].text
+            )
+        with self.beat(caption):
+            self.play(
+                *(Indicate(f, color=style.TEXT, scale_factor=1.15) for f in self.frames),
+                run_time=style.SLOW,
+            )
+
+    def show_outputs(self) -> None:
+        """Each head's output for the newest token comes out of its grid's last row."""
+        each = [
+            self.say("heads.caption.output_each", head=head.number, output=row.output)
+            for head, row in zip(self.heads, self.newest_rows, strict=True)
+        ]
+        caption = self.caption(
+            "heads.caption.outputs", token=self.newest.text, outputs=self.listed(each)
+        )
+        with self.beat(caption):
+            self.play(
+                *(
+                    TransformFromCopy(grid.row(len(self.lesson.tokens) - 1), output)
+                    for grid, output in zip(self.grids, self.outputs, strict=True)
+                ),
+                FadeIn(self.output_labels),
+                run_time=style.SLOW,
+            )
+
+    def join(self) -> None:
+        """The heads' outputs slide together into one vector."""
+        joined = self.worked.joined[-1]
+        caption = self.caption("heads.caption.join", count=joined.count, joined=joined.vector)
+        with self.beat(caption):
+            self.play(
+                *(
+                    TransformFromCopy(output, part)
+                    for output, part in zip(self.outputs, self.joined_parts, strict=True)
+                ),
+                FadeIn(self.joined_label),
+                run_time=style.SLOW,
+            )
+
+    def mix(self) -> None:
+        """The grids make way; the joined vector times W_O gives the layer's output."""
+        mixed = self.worked.mixed[-1]
+        product = self.output_product()
+        caption = self.caption("heads.caption.mix", mixed=mixed.vector, token=self.newest.text)
+        keep = VGroup(self.joined, self.joined_label)
+        leaving = [m for m in self.mobjects if m is not self.heading_mob and m not in keep]
+        with self.beat(caption):
+            self.play(*(FadeOut(m) for m in leaving), run_time=style.FAST)
+            self.play(
+                ReplacementTransform(self.joined, product.x),
+                self.joined_label.animate.next_to(product.x, UP, buff=0.2).align_to(
+                    product.x, LEFT
+                ),
+                run_time=style.NORMAL,
+            )
+            product.bring_in(self, run_time=style.NORMAL)
+            product.show_entry(self, 0, run_time=2 * style.SLOW)
+            product.show_whole(self, columns=range(1, len(product.results)), run_time=style.SLOW)
+
+    # layout ------------------------------------------------------------------------------
+
+    def lay_out(self) -> None:
+        w, lesson = self.worked, self.lesson
+        self.heads = w.heads
+        self.newest = lesson.tokens[-1]
+        self.newest_rows = [head.grid.rows[-1] for head in self.heads]
+        count = len(self.heads)
+        width = (RIGHT_X - LEFT_X - GRID_GAP * (count - 1)) / count
+        names = [t.short for t in lesson.tokens]
+        colours = [style.token_colour(i) for i in range(len(names))]
+        self.grids, self.tags, self.frames = [], VGroup(), VGroup()
+        for h, head in enumerate(self.heads):
+            left = LEFT_X + h * (width + GRID_GAP)
+            grid = CellGrid(
+                names,
+                names,
+                colour=style.QUERY,
+                widest=[c.share for line in head.grid.cells for c in line],
+                corner=(left, GRID_TOP - TAG_ROOM),
+                width=width,
+                height=GRID_TOP - TAG_ROOM - GRIDS_BOTTOM,
+                row_colours=colours,
+                column_colours=colours,
+                max_cell=MAX_CELL,
+            )
+            self.grids.append(grid)
+            tag = column_header(self.say("heads.word.head", number=head.number))
+            tag.move_to([grid.cells.get_left()[0], GRID_TOP, 0], aligned_edge=UP + LEFT)
+            self.tags.add(tag)
+            box = grid.boxes[-1][self.top(h)]
+            self.frames.add(
+                SurroundingRectangle(box, color=style.TEXT, buff=0.05, corner_radius=0.08)
+            )
+        self.lay_out_outputs()
+
+    def lay_out_outputs(self) -> None:
+        """Each head's output under its grid, and the joined vector they make, centred."""
+        rows = self.newest_rows
+        texts = [e for row in rows for e in row.output_entries]
+        width = cell_width(texts)
+        values = [self.heads[h].grid.attention.outputs[-1] for h in range(len(self.heads))]
+        peak = max(abs(float(v)) for vector in values for v in vector)
+        self.outputs = []
+        self.output_labels = VGroup()
+        for h, (row, grid) in enumerate(zip(rows, self.grids, strict=True)):
+            output = VectorCells(
+                values[h], style.VALUE, texts=row.output_entries, width=width, peak=peak
+            )
+            output.move_to([grid.cells.get_x(), OUTPUT_Y, 0])
+            self.outputs.append(output)
+            label = math(rf"\mathrm{{head}}_{{{h + 1}}}", colour=style.VALUE)
+            self.output_labels.add(label.next_to(output, LEFT, buff=0.25))
+        joined = self.worked.joined[-1]
+        self.joined = VectorCells(
+            self.worked.multi_head.joined[-1],
+            style.VALUE,
+            texts=joined.entries,
+            width=width,
+            peak=peak,
+        )
+        self.joined.move_to([0, JOINED_Y, 0])
+        fit(self.joined, RIGHT_X - LEFT_X - 2)
+        self.joined_parts = []
+        at = 0
+        for output in self.outputs:
+            self.joined_parts.append(VGroup(*self.joined[at : at + len(output)]))
+            at += len(output)
+        self.joined_label = column_header(self.say("heads.word.joined"), colour=style.VALUE)
+        self.joined_label.next_to(self.joined, LEFT, buff=0.3)
+
+    def output_product(self) -> MatVec:
+        """joined · W_O, laid out from the top left once the grids have gone."""
+        w, multi = self.worked, self.worked.multi_head
+        x = self.joined.copy()
+        x.move_to([LEFT_X + 0.3, PRODUCT_TOP, 0], aligned_edge=UP + LEFT)
+        matrix = WeightMatrix(
+            multi.w_o,
+            style.VALUE,
+            texts=w.w_o,
+            width=self.joined.cell_width,
+            height=self.joined.cell_height,
+        )
+        tall = PRODUCT_TOP - (-3.85) - 0.95
+        if matrix.height > tall:
+            matrix.scale(tall / matrix.height)
+        mixed = w.mixed[-1]
+        return MatVec(
+            x,
+            matrix,
+            mixed.terms,
+            mixed.entries,
+            multi.mixed[-1],
+            colour=style.VALUE,
+            width=RIGHT_X - LEFT_X - 0.3,
+        )
+
+    def top(self, h: int) -> int:
+        """The token the newest token looks at hardest in head h (the first, on a tie)."""
+        weights = self.heads[h].grid.attention.weights[-1]
+        return int(max(range(len(weights)), key=lambda j: (weights[j], -j)))
