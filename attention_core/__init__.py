@@ -1,14 +1,17 @@
 """The lesson "Attention, by hand" and every quantity derived from it: pure numpy, no manim."""
 
 from . import formatting
+from .heads import HeadAttention, MultiHead, attend_heads
 from .lesson import (
     LIMITS,
     Citation,
+    Head,
     Lesson,
     LessonError,
     Limits,
     Quiz,
     Reference,
+    ShareQuiz,
     Token,
     default_lesson,
     load_lesson,
@@ -29,26 +32,36 @@ from .maths import (
     softmax,
     with_rival,
 )
+from .matrix import MASKS, GridAttention, attend_all, attend_grid
 from .words import Words, english
 
 __all__ = [
     "BUDGET",
     "LIMITS",
+    "MASKS",
     "PULL_PER_SCORE_POINT",
     "SCALING_SECTION",
     "SCORE_STEP",
     "Attention",
     "Citation",
+    "GridAttention",
+    "Head",
+    "HeadAttention",
     "Lesson",
     "LessonError",
     "Limits",
+    "MultiHead",
     "Quiz",
     "QuizAnswer",
     "Reference",
     "RivalOutcome",
+    "ShareQuiz",
     "Token",
     "Words",
     "attend",
+    "attend_all",
+    "attend_grid",
+    "attend_heads",
     "compare_rival",
     "default_lesson",
     "english",

@@ -156,20 +156,21 @@ def attend(lesson: Lesson) -> Attention:
 
 def with_rival(lesson: Lesson) -> Lesson:
     """The same lesson with the lookalike rival token added after the others."""
-    return replace(lesson, tokens=(*lesson.tokens, lesson.rival))
+    return replace(lesson, tokens=(*lesson.tokens, lesson.rival_token))
 
 
 def quiz_answer(lesson: Lesson) -> QuizAnswer:
     """Filler tokens needed to match the rival's pull: e^(s_rival - s_filler)."""
-    rival_score = float(scores(lesson.query, [lesson.rival.key])[0])
-    gap = rival_score - lesson.quiz.filler_score
+    quiz = lesson.filler_quiz
+    rival_score = float(scores(lesson.query, [lesson.rival_token.key])[0])
+    gap = rival_score - quiz.filler_score
     return QuizAnswer(
         rival_score=rival_score,
-        filler_score=lesson.quiz.filler_score,
+        filler_score=quiz.filler_score,
         fillers_needed=math.exp(gap),
         options=(1.0, gap, math.exp(gap), math.exp(2 * gap)),
         correct=2,
-        quiz=lesson.quiz,
+        quiz=quiz,
     )
 
 

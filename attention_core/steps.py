@@ -20,7 +20,9 @@ class StepKind:
     scene: str
     """Where its scene class lives: ``scenes.step3_score:Step3Score``."""
     needs: tuple[str, ...] = ()
-    """The lesson fields it reads beyond those every lesson has, by their names in the file."""
+    """The lesson fields it reads beyond those every lesson has, by their paths in the file:
+    ``rival``, ``mask``; ``tokens.query`` (every token's, written or derived by the heads);
+    ``heads[1]`` (a second head, so at least two). Validation names the first one missing."""
 
 
 KINDS: dict[str, StepKind] = {
@@ -29,8 +31,14 @@ KINDS: dict[str, StepKind] = {
     "score": StepKind("scenes.step3_score:Step3Score"),
     "softmax": StepKind("scenes.step4_softmax:Step4Softmax"),
     "mix": StepKind("scenes.step5_mix:Step5Mix"),
-    "rival": StepKind("scenes.step6_rival:Step6Rival"),
-    "answer": StepKind("scenes.step7_answer:Step7Answer"),
+    "rival": StepKind("scenes.step6_rival:Step6Rival", ("rival",)),
+    "answer": StepKind("scenes.step7_answer:Step7Answer", ("quiz",)),
+    "all_queries": StepKind(
+        "scenes.all_queries:AllQueries", ("tokens.query", "tokens.key", "tokens.value")
+    ),
+    "mask": StepKind("scenes.mask:Mask", ("mask", "tokens.query", "tokens.key", "tokens.value")),
+    "projections": StepKind("scenes.projections:Projections", ("tokens.embedding", "heads")),
+    "heads": StepKind("scenes.heads:Heads", ("tokens.embedding", "heads[1]")),
 }
 """Every step kind by the name a lesson's ``steps`` lists it by (also its clips' file-name
 part, ``03_score.mp4``, and its words' prefix, ``score.caption.…``)."""

@@ -19,7 +19,7 @@ def summary(lesson: Lesson) -> list[str]:
         *_table(w.before),
         f"output {w.before.output}: {_leaning(w)}",
         "",
-        f"with the rival “{lesson.rival.text}”:",
+        f"with the rival “{lesson.rival_token.text}”:",
         *_table(w.after),
         f"output {w.after.output}: {w.verdict}",
         "",
