@@ -9,6 +9,7 @@ from manim import (
     FadeOut,
     Indicate,
     LaggedStart,
+    Mobject,
     ReplacementTransform,
     SurroundingRectangle,
     TransformFromCopy,
@@ -27,12 +28,14 @@ __all__ = ["Heads"]
 LEFT_X, RIGHT_X = -6.6, 6.6
 GRID_TOP = 2.35  # the heads' tags, under the heading
 TAG_ROOM = 0.45  # the tag above each grid's column names
-GRIDS_BOTTOM = -1.2
+GRIDS_BOTTOM = -1.95
 GRID_GAP = 0.6  # between two heads' grids
-OUTPUT_Y = -1.85  # each head's output for the newest token, under its grid
-JOINED_Y = -3.1
-MAX_CELL = 0.7
-PRODUCT_TOP = 1.9  # the W_O product, once the grids have made way
+OUTPUT_Y = -2.55  # each head's output for the newest token, under its grid
+JOINED_Y = -3.45
+MAX_CELL = 0.85
+PRODUCT_TOP = 1.2  # the W_O product, once the grids have made way
+FLOOR = -3.85
+TERMS_ROOM = 0.95  # under the product's matrix: its terms' line
 
 
 class Heads(LessonScene):
@@ -179,7 +182,7 @@ class Heads(LessonScene):
                 ),
                 run_time=style.NORMAL,
             )
-            product.bring_in(self, run_time=style.NORMAL)
+            product.bring_in(self, None, FadeIn(self.w_o_label(product)), run_time=style.NORMAL)
             product.show_entry(self, 0, run_time=2 * style.SLOW)
             product.show_whole(self, columns=range(1, len(product.results)), run_time=style.SLOW)
 
@@ -266,7 +269,7 @@ class Heads(LessonScene):
             width=self.joined.cell_width,
             height=self.joined.cell_height,
         )
-        tall = PRODUCT_TOP - (-3.85) - 0.95
+        tall = PRODUCT_TOP - FLOOR - TERMS_ROOM
         if matrix.height > tall:
             matrix.scale(tall / matrix.height)
         mixed = w.mixed[-1]
@@ -279,6 +282,11 @@ class Heads(LessonScene):
             colour=style.VALUE,
             width=RIGHT_X - LEFT_X - 0.3,
         )
+
+    def w_o_label(self, product: MatVec) -> Mobject:
+        """``W_O`` over the product's matrix."""
+        label = math("W_O", colour=style.VALUE)
+        return label.next_to(product.matrix, UP, buff=0.2)
 
     def top(self, h: int) -> int:
         """The token the newest token looks at hardest in head h (the first, on a tie)."""

@@ -14,6 +14,7 @@ from manim import (
     LaggedStart,
     Mobject,
     ReplacementTransform,
+    Restore,
     TransformFromCopy,
     VGroup,
 )
@@ -38,6 +39,7 @@ LABEL_DROP = 0.4  # from a matrix's label down to its top row
 TERMS_ROOM = 0.95  # under the working's matrix: its terms' line
 MATRIX_GAP = 0.5
 SIGN_ROOM = 0.45  # each of the working's · and = with the gaps either side
+DIMMED = 0.7  # how far the rows not being worked fade back
 ROLES = ("q", "k", "v")
 COLOURS = {"q": style.QUERY, "k": style.KEY, "v": style.VALUE}
 
@@ -120,7 +122,7 @@ class Projections(LessonScene):
         """Every other token's q, k and v, each straight from its embedding and the matrix."""
         others = [t for t in range(len(self.lesson.tokens)) if t != skip]
         with self.beat(self.caption("projections.caption.others")):
-            self.play(*(row.animate.set_opacity(1) for row in self.dimmed), run_time=style.FAST)
+            self.play(*(Restore(row) for row in self.dimmed), run_time=style.FAST)
             self.play(
                 LaggedStart(
                     *(
@@ -167,7 +169,9 @@ class Projections(LessonScene):
             for i, (n, x) in enumerate(zip(self.names, self.embeddings, strict=True))
             if i != t
         ]
-        self.play(*(row.animate.set_opacity(0.3) for row in self.dimmed), run_time=style.FAST)
+        for row in self.dimmed:
+            row.save_state()
+        self.play(*(row.animate.fade(DIMMED) for row in self.dimmed), run_time=style.FAST)
 
     def land(self, product: MatVec, t: int, role: str, *, last: bool = False) -> None:
         """The product's result flies into the table; the working clears (x stays for the
@@ -192,17 +196,23 @@ class Projections(LessonScene):
         counts = [len(lesson.tokens[0].embedding), *(len(c) for c in widths)]
         texts = [e for t in range(n) for e in w.embeddings[t]]
         texts += [
-            e for h in self.heads for r in ROLES for t in range(n) for e in self.entries(h, t, r)
+            e
+            for h in range(len(self.heads))
+            for r in ROLES
+            for t in range(n)
+            for e in self.entries(h, t, r)
         ]
         natural = cell_width(texts)
         room = RIGHT_X - LEFT_X - NAME_WIDTH - COLUMN_GAP * len(counts)
         self.pitch = min(natural + CELL_GAP, room / sum(counts))
+        spare = room - self.pitch * sum(counts)  # widens the gaps, up to a cell's width each
+        gap = COLUMN_GAP + min(self.pitch, spare / len(counts))
         self.row_pitch = min(MAX_PITCH, (ROWS_TOP - ROWS_BOTTOM) / n)
         self.cell_height = self.row_pitch * 0.8
-        lefts, x = [], LEFT_X + NAME_WIDTH + COLUMN_GAP
+        lefts, x = [], LEFT_X + NAME_WIDTH + gap
         for count in counts:
             lefts.append(x)
-            x += count * self.pitch + COLUMN_GAP
+            x += count * self.pitch + gap
         self.lefts = dict(zip(("x", *ROLES), lefts, strict=True))
         self.peak = max(
             abs(v)
@@ -219,7 +229,7 @@ class Projections(LessonScene):
         self.headers = {
             "token": column_header(self.say("common.word.token")),
             "x": column_header(self.say("projections.word.embedding")),
-            **{r: math(r, size=style.MATH_SIZE * 0.8, colour=COLOURS[r]) for r in ROLES},
+            **{r: math(r, colour=COLOURS[r]) for r in ROLES},
         }
         self.headers["token"].move_to([LEFT_X, HEADER_Y, 0], aligned_edge=LEFT)
         for name in ("x", *ROLES):
@@ -270,7 +280,7 @@ class Projections(LessonScene):
         matrices.parts = {}
         for r in ROLES:
             matrix = self.matrix(h, r)
-            label = math(f"W_{r.upper()}", size=style.MATH_SIZE * 0.8, colour=COLOURS[r])
+            label = math(f"W_{r.upper()}", colour=COLOURS[r])
             label.next_to(matrix, UP, buff=LABEL_DROP - label.height)
             matrices.add(VGroup(label, matrix))
             matrices.parts[r] = matrix
