@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 from manim import (
     LEFT,
     UP,
@@ -19,6 +20,7 @@ from manim import (
 from scenes import style
 from scenes.base import LessonScene
 from scenes.helpers import column_header, fit, math
+from scenes.projections import factors
 from scenes.toolkit.grid import CellGrid, heat
 from scenes.toolkit.matvec import MatVec, WeightMatrix
 from scenes.toolkit.vectors import VectorCells, cell_width
@@ -154,8 +156,10 @@ class Heads(LessonScene):
 
     def join(self) -> None:
         """The heads' outputs slide together into one vector."""
-        joined = self.worked.joined[-1]
-        caption = self.caption("heads.caption.join", count=joined.count, joined=joined.vector)
+        w = self.worked
+        caption = self.caption(
+            "heads.caption.join", count=w.joined_count, joined=w.joined_vector[-1]
+        )
         with self.beat(caption):
             self.play(
                 *(
@@ -168,9 +172,9 @@ class Heads(LessonScene):
 
     def mix(self) -> None:
         """The grids make way; the joined vector times W_O gives the layer's output."""
-        mixed = self.worked.mixed[-1]
         product = self.output_product()
-        caption = self.caption("heads.caption.mix", mixed=mixed.vector, token=self.newest.text)
+        mixed = self.worked.mixing[-1].vector
+        caption = self.caption("heads.caption.mix", mixed=mixed, token=self.newest.text)
         keep = VGroup(self.joined, self.joined_label)
         leaving = [m for m in self.mobjects if m is not self.heading_mob and m not in keep]
         with self.beat(caption):
@@ -237,13 +241,14 @@ class Heads(LessonScene):
             )
             output.move_to([grid.cells.get_x(), OUTPUT_Y, 0])
             self.outputs.append(output)
-            label = math(rf"\mathrm{{head}}_{{{h + 1}}}", colour=style.VALUE)
+            label = column_header(
+                self.say("heads.word.head", number=self.heads[h].number), colour=style.VALUE
+            )
             self.output_labels.add(label.next_to(output, LEFT, buff=0.25))
-        joined = self.worked.joined[-1]
         self.joined = VectorCells(
-            self.worked.multi_head.joined[-1],
+            [v for vector in values for v in vector],
             style.VALUE,
-            texts=joined.entries,
+            texts=self.worked.joined[-1],
             width=width,
             peak=peak,
         )
@@ -259,11 +264,12 @@ class Heads(LessonScene):
 
     def output_product(self) -> MatVec:
         """joined · W_O, laid out from the top left once the grids have gone."""
-        w, multi = self.worked, self.worked.multi_head
+        w, w_o = self.worked, self.lesson.w_o
+        assert w_o is not None
         x = self.joined.copy()
         x.move_to([LEFT_X + 0.3, PRODUCT_TOP, 0], aligned_edge=UP + LEFT)
         matrix = WeightMatrix(
-            multi.w_o,
+            w_o,
             style.VALUE,
             texts=w.w_o,
             width=self.joined.cell_width,
@@ -272,13 +278,14 @@ class Heads(LessonScene):
         tall = PRODUCT_TOP - FLOOR - TERMS_ROOM
         if matrix.height > tall:
             matrix.scale(tall / matrix.height)
-        mixed = w.mixed[-1]
+        mixing = w.mixing[-1]
+        joined = np.concatenate([h.grid.attention.outputs[-1] for h in self.heads])
         return MatVec(
             x,
             matrix,
-            mixed.terms,
-            mixed.entries,
-            multi.mixed[-1],
+            factors(mixing),
+            mixing.entries,
+            joined @ np.array(w_o),  # shades its cells only: the numbers are mixing's
             colour=style.VALUE,
             width=RIGHT_X - LEFT_X - 0.3,
         )

@@ -22,7 +22,7 @@ from manim import (
 from scenes import style
 from scenes.base import LessonScene
 from scenes.helpers import column_header, math, token_names
-from scenes.toolkit.matvec import MatVec, WeightMatrix
+from scenes.toolkit.matvec import MatVec, WeightMatrix, factors
 from scenes.toolkit.vectors import CELL_GAP, VectorCells, cell_width
 
 __all__ = ["Projections"]
@@ -194,7 +194,7 @@ class Projections(LessonScene):
         n = len(lesson.tokens)
         widths = [lesson.heads[0].w_q[0], lesson.heads[0].w_k[0], lesson.heads[0].w_v[0]]
         counts = [len(lesson.tokens[0].embedding), *(len(c) for c in widths)]
-        texts = [e for t in range(n) for e in w.embeddings[t]]
+        texts = [e for t in range(n) for e in self.embedding(t)]
         texts += [
             e
             for h in range(len(self.heads))
@@ -203,16 +203,28 @@ class Projections(LessonScene):
             for e in self.entries(h, t, r)
         ]
         natural = cell_width(texts)
+        self.headers = {
+            "token": column_header(self.say("common.word.token")),
+            "x": column_header(self.say("projections.word.embedding")),
+            **{r: math(r, colour=COLOURS[r]) for r in ROLES},
+        }
+        least = [self.headers[c].width + CELL_GAP for c in ("x", *ROLES)]  # a header's room
         room = RIGHT_X - LEFT_X - NAME_WIDTH - COLUMN_GAP * len(counts)
         self.pitch = min(natural + CELL_GAP, room / sum(counts))
-        spare = room - self.pitch * sum(counts)  # widens the gaps, up to a cell's width each
+        narrow = [c * self.pitch < h for c, h in zip(counts, least, strict=True)]
+        if sum(max(c * self.pitch, h) for c, h in zip(counts, least, strict=True)) > room:
+            rest = sum(c for c, n in zip(counts, narrow, strict=True) if not n)
+            held = sum(h for h, n in zip(least, narrow, strict=True) if n)
+            self.pitch = (room - held) / rest
+        columns = [max(c * self.pitch, h) for c, h in zip(counts, least, strict=True)]
+        spare = room - sum(columns)  # widens the gaps, up to a cell's width each
         gap = COLUMN_GAP + min(self.pitch, spare / len(counts))
         self.row_pitch = min(MAX_PITCH, (ROWS_TOP - ROWS_BOTTOM) / n)
         self.cell_height = self.row_pitch * 0.8
         lefts, x = [], LEFT_X + NAME_WIDTH + gap
-        for count in counts:
+        for column in columns:
             lefts.append(x)
-            x += count * self.pitch + gap
+            x += column + gap
         self.lefts = dict(zip(("x", *ROLES), lefts, strict=True))
         self.peak = max(
             abs(v)
@@ -220,17 +232,12 @@ class Projections(LessonScene):
             for v in t.embedding  # every vector shades alike
         )
         self.embeddings = [
-            self.cells_at(lesson.tokens[t].embedding, w.embeddings[t], style.TEXT, "x", t)
+            self.cells_at(lesson.tokens[t].embedding, self.embedding(t), style.TEXT, "x", t)
             for t in range(n)
         ]
         self.names = token_names(lesson.tokens, width=NAME_WIDTH, height=self.row_pitch * 0.9)
         for i, name in enumerate(self.names):
             name.move_to([LEFT_X, self.row_y(i), 0], aligned_edge=LEFT)
-        self.headers = {
-            "token": column_header(self.say("common.word.token")),
-            "x": column_header(self.say("projections.word.embedding")),
-            **{r: math(r, colour=COLOURS[r]) for r in ROLES},
-        }
         self.headers["token"].move_to([LEFT_X, HEADER_Y, 0], aligned_edge=LEFT)
         for name in ("x", *ROLES):
             self.headers[name].move_to([self.lefts[name], HEADER_Y, 0], aligned_edge=LEFT)
@@ -310,7 +317,7 @@ class Projections(LessonScene):
         """x · W for token t in head h, laid out at the band's left."""
         if x is None:
             x = self.cells_at(
-                self.lesson.tokens[t].embedding, self.worked.embeddings[t], style.TEXT, "x", t
+                self.lesson.tokens[t].embedding, self.embedding(t), style.TEXT, "x", t
             )
             x.scale(self.band_scale)
             x.move_to([LEFT_X + 0.3, BAND_TOP - LABEL_DROP, 0], aligned_edge=UP + LEFT)
@@ -343,17 +350,25 @@ class Projections(LessonScene):
 
     # the worked numbers ------------------------------------------------------------------
 
+    def embedding(self, t: int) -> tuple[str, ...]:
+        """Token t's embedding, as shown."""
+        return self.heads[0].projections[t].embedding
+
     def entries(self, h: int, t: int, role: str) -> tuple[str, ...]:
         """Token t's q, k or v in head h, as shown."""
-        return getattr(self.heads[h].projections[t], role)
+        return self.work(h, t, role).entries
 
     def pairs(self, h: int, t: int, role: str) -> Sequence[Sequence[tuple[str, str]]]:
         """Each column's terms of x · W: (xᵢ, Wᵢⱼ) as shown."""
-        return getattr(self.heads[h].projections[t], f"{role}_terms")
+        return factors(self.work(h, t, role))
 
     def values(self, h: int, t: int, role: str) -> Sequence[float]:
         a = self.heads[h].grid.attention
         return {"q": a.queries, "k": a.keys, "v": a.values}[role][t]
 
     def vector(self, h: int, t: int, role: str) -> str:
-        return getattr(self.heads[h].projections[t], f"{role}_vector")
+        return self.work(h, t, role).vector
+
+    def work(self, h: int, t: int, role: str):
+        """The worked x · W of token t through head h's matrix for ``role``."""
+        return getattr(self.heads[h].projections[t], role)

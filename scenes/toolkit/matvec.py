@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from manim import (
     DOWN,
@@ -25,7 +26,7 @@ from scenes.helpers import fit, inline
 from scenes.toolkit.figures import Figure, figure
 from scenes.toolkit.vectors import CELL_GAP, CELL_HEIGHT, VectorCells
 
-__all__ = ["MatVec", "Terms", "WeightMatrix"]
+__all__ = ["MatVec", "Terms", "WeightMatrix", "factors"]
 
 SIGN_GAP = 0.25  # between the vector, ·, the matrix, = and the result
 TERMS_DROP = 0.5  # from the matrix's foot down to the terms' line
@@ -221,3 +222,14 @@ class MatVec(VGroup):
 
     def _frame(self, cell: Mobject) -> SurroundingRectangle:
         return SurroundingRectangle(cell, color=style.TEXT, buff=FRAME_BUFF, corner_radius=0.06)
+
+
+def factors(work: Any) -> tuple[tuple[tuple[str, str], ...], ...]:
+    """A worked x · W's terms per column as (x, w) pairs: its ``factors``, or its ``pairs``
+    (``1×0.5``) split at the sign."""
+    if hasattr(work, "factors"):
+        return work.factors
+    return tuple(
+        tuple(tuple(term.split("×", 1)) for term in column)  # type: ignore[misc]
+        for column in work.pairs
+    )
