@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from manim import (
     LEFT,
+    RIGHT,
     UP,
     FadeIn,
     FadeOut,
@@ -23,7 +24,7 @@ from scenes.helpers import column_header, fit, math
 from scenes.projections import factors
 from scenes.toolkit.grid import CellGrid, heat
 from scenes.toolkit.matvec import MatVec, WeightMatrix
-from scenes.toolkit.vectors import VectorCells, cell_width
+from scenes.toolkit.vectors import CELL_GAP, VectorCells, cell_width
 
 __all__ = ["Heads"]
 
@@ -38,6 +39,7 @@ MAX_CELL = 0.85
 PRODUCT_TOP = 1.2  # the W_O product, once the grids have made way
 FLOOR = -3.85
 TERMS_ROOM = 0.95  # under the product's matrix: its terms' line
+SIGN_ROOM = 0.45  # each of the product's · and = with the gaps either side
 
 
 class Heads(LessonScene):
@@ -239,12 +241,14 @@ class Heads(LessonScene):
             output = VectorCells(
                 values[h], style.VALUE, texts=row.output_entries, width=width, peak=peak
             )
-            output.move_to([grid.cells.get_x(), OUTPUT_Y, 0])
-            self.outputs.append(output)
             label = column_header(
                 self.say("heads.word.head", number=self.heads[h].number), colour=style.VALUE
             )
-            self.output_labels.add(label.next_to(output, LEFT, buff=0.25))
+            label.next_to(output, LEFT, buff=0.25)
+            pair = fit(VGroup(label, output), grid.width)  # under its own grid, whatever d_v
+            pair.move_to([grid.get_x(), OUTPUT_Y, 0])
+            self.outputs.append(output)
+            self.output_labels.add(label)
         self.joined = VectorCells(
             [v for vector in values for v in vector],
             style.VALUE,
@@ -252,14 +256,17 @@ class Heads(LessonScene):
             width=width,
             peak=peak,
         )
-        self.joined.move_to([0, JOINED_Y, 0])
-        fit(self.joined, RIGHT_X - LEFT_X - 2)
+        self.joined_label = column_header(self.say("heads.word.joined"), colour=style.VALUE)
+        room = RIGHT_X - LEFT_X - self.joined_label.width - 0.3
+        fit(self.joined, room).move_to([0, JOINED_Y, 0])
+        self.joined.shift(
+            RIGHT * max(0.0, LEFT_X + self.joined_label.width + 0.3 - self.joined.get_left()[0])
+        )
         self.joined_parts = []
         at = 0
         for output in self.outputs:
             self.joined_parts.append(VGroup(*self.joined[at : at + len(output)]))
             at += len(output)
-        self.joined_label = column_header(self.say("heads.word.joined"), colour=style.VALUE)
         self.joined_label.next_to(self.joined, LEFT, buff=0.3)
 
     def output_product(self) -> MatVec:
@@ -275,9 +282,13 @@ class Heads(LessonScene):
             width=self.joined.cell_width,
             height=self.joined.cell_height,
         )
+        # x, W_O and the result side by side, W_O above the terms' line: all inside the frame
+        result = len(w_o[0]) * (self.joined.cell_width + CELL_GAP)
+        wide = x.width + matrix.width + result + 4 * SIGN_ROOM
         tall = PRODUCT_TOP - FLOOR - TERMS_ROOM
-        if matrix.height > tall:
-            matrix.scale(tall / matrix.height)
+        factor = min(1.0, (RIGHT_X - LEFT_X - 0.3) / wide, tall / matrix.height)
+        x.scale(factor, about_point=x.get_corner(UP + LEFT))
+        matrix.scale(factor)
         mixing = w.mixing[-1]
         joined = np.concatenate([h.grid.attention.outputs[-1] for h in self.heads])
         return MatVec(
