@@ -6,10 +6,12 @@ import math
 from collections.abc import Iterable
 
 __all__ = [
+    "MINUS_INFINITY",
     "PULL_PLACES",
     "about",
     "budget",
     "factor",
+    "grid_pull",
     "number",
     "option",
     "output",
@@ -18,6 +20,7 @@ __all__ = [
     "pull",
     "ratio",
     "rounded",
+    "score",
     "share",
     "short_weight",
     "short_weights",
@@ -31,6 +34,8 @@ __all__ = [
 
 PULL_PLACES = 2
 """Decimal places of a pull or a total; a counting-up DecimalNumber must use the same."""
+MINUS_INFINITY = "−∞"
+"""A masked score: the mask adds −∞, so that e^score is exactly 0."""
 
 
 def _fixed(x: float, places: int) -> str:
@@ -43,6 +48,17 @@ def number(x: float) -> str:
     """A lesson number or a score: whole numbers bare (``3``), others to two places (``1.5``)."""
     text = _fixed(x, 2)
     return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def score(x: float) -> str:
+    """A score in the grid: as :func:`number` (``1.5``), or ``−∞`` where the mask hides it."""
+    return MINUS_INFINITY if x == -math.inf else number(x)
+
+
+def grid_pull(x: float) -> str:
+    """A pull in the grid: as :func:`pull` (``4.48``), or ``0`` for a masked one, e^−∞, which
+    is exactly nothing (a visible pull is never 0: its score is at least -12)."""
+    return "0" if x == 0 else pull(x)
 
 
 def factor(x: float) -> str:

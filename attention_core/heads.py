@@ -12,13 +12,23 @@ from .matrix import GridAttention, Matrix, attend_all, project
 if TYPE_CHECKING:
     from .lesson import Head, Lesson
 
-__all__ = ["HeadAttention", "MultiHead", "attend_head", "attend_heads"]
+__all__ = [
+    "HeadAttention",
+    "MultiHead",
+    "attend_head",
+    "attend_heads",
+    "embeddings_of",
+    "join",
+    "mix",
+]
 
 
 @dataclass(frozen=True)
 class HeadAttention:
     """One head: the embeddings through its projections, then attention over those."""
 
+    embeddings: Matrix
+    """n × d_model, one token per row: what the projections multiply."""
     w_q: Matrix
     """d_model × dₖ."""
     w_k: Matrix
@@ -66,7 +76,7 @@ def attend_head(embeddings: Matrix, head: Head, mask: str | None) -> HeadAttenti
     grid = attend_all(
         project(embeddings, w_q), project(embeddings, w_k), project(embeddings, w_v), mask
     )
-    return HeadAttention(w_q=w_q, w_k=w_k, w_v=w_v, grid=grid)
+    return HeadAttention(embeddings=embeddings, w_q=w_q, w_k=w_k, w_v=w_v, grid=grid)
 
 
 def attend_heads(lesson: Lesson) -> MultiHead:
@@ -82,21 +92,41 @@ def attend_heads(lesson: Lesson) -> MultiHead:
     MultiHead
         Each head's attention, the joined outputs and the mixed ones.
     """
+    if not lesson.heads:
+        raise ValueError("heads: missing")
+    embeddings = embeddings_of(lesson)
+    heads = tuple(attend_head(embeddings, head, lesson.mask) for head in lesson.heads)
+    joined = join(heads)
+    w_o = _matrix(lesson.w_o) if lesson.w_o is not None else None
+    return MultiHead(
+        embeddings=embeddings, heads=heads, joined=joined, w_o=w_o, mixed=mix(joined, w_o)
+    )
+
+
+def embeddings_of(lesson: Lesson) -> Matrix:
+    """The lesson's embeddings, one token per row (n × d_model)."""
     rows = []
     for i, token in enumerate(lesson.tokens):
         if token.embedding is None:
             raise ValueError(f"tokens[{i}].embedding: missing: the heads project it")
         rows.append(token.embedding)
-    if not lesson.heads:
-        raise ValueError("heads: missing")
-    embeddings = _matrix(rows)
-    heads = tuple(attend_head(embeddings, head, lesson.mask) for head in lesson.heads)
+    return _matrix(rows)
+
+
+def join(heads: tuple[HeadAttention, ...]) -> Matrix:
+    """Concat(head₁, …, head_h): each token's outputs of every head, side by side."""
     joined = np.concatenate([head.grid.outputs for head in heads], axis=1)
     joined.setflags(write=False)
-    w_o = _matrix(lesson.w_o) if lesson.w_o is not None else None
-    mixed = joined if w_o is None else joined @ w_o
+    return joined
+
+
+def mix(joined: Matrix, w_o: Matrix | None) -> Matrix:
+    """The joined outputs × W_O; the joined outputs themselves when there is no W_O."""
+    if w_o is None:
+        return joined
+    mixed = joined @ w_o
     mixed.setflags(write=False)
-    return MultiHead(embeddings=embeddings, heads=heads, joined=joined, w_o=w_o, mixed=mixed)
+    return mixed
 
 
 def _matrix(rows: tuple[tuple[float, ...], ...] | list[tuple[float, ...]]) -> Matrix:

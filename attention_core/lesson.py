@@ -17,7 +17,8 @@ import numpy as np
 
 from . import formatting as fmt
 from .maths import quiz_answer, scores
-from .matrix import MASKS, attend_all, project
+from .matrix import MASKS, attend_all, hidden_by, project
+from .share_quiz import share_answer
 from .steps import DEFAULT_STEPS
 from .steps import KINDS as STEP_KINDS
 from .words import KINDS, Words, caption_name, english, kind_of, placeholders, said_name
@@ -216,6 +217,13 @@ class Lesson:
         return self.quiz
 
     @property
+    def share_quiz(self) -> ShareQuiz:
+        """The quiz of a lesson where every token asks; LessonError when it asks another."""
+        if not isinstance(self.quiz, ShareQuiz):
+            raise LessonError("quiz: this lesson has no asker/to quiz")
+        return self.quiz
+
+    @property
     def asks(self) -> bool:
         """Whether every token has its own query (written, or derived by the heads)."""
         return all(token.query is not None for token in self.tokens)
@@ -294,6 +302,12 @@ def _parse(fields: _Fields, steps: tuple[str, ...]) -> Lesson:
     data = fields.data
     answers = fields.answers("answers")
     mask = fields.choice("mask", MASKS) if "mask" in data else None
+    if "heads" in data and len(answers) > LIMITS.max_head_width:
+        raise LessonError(
+            f"answers: expected 1 to {LIMITS.max_head_width} entries in a lesson with [[heads]] "
+            f"(each head's d_v: up to {LIMITS.max_heads} × {LIMITS.max_head_width} joined), "
+            f"got {len(answers)}"
+        )
     heads = (
         fields.items("heads", _head(len(answers)), 1, LIMITS.max_heads) if "heads" in data else ()
     )
@@ -307,8 +321,8 @@ def _parse(fields: _Fields, steps: tuple[str, ...]) -> Lesson:
     )
     tokens = fields.items("tokens", shape.token, LIMITS.min_tokens, LIMITS.max_tokens)
     query = written if written is not None else tokens[-1].query
-    if query is None:  # no query anywhere: the token builder asked for one first
-        raise LessonError("query: missing")
+    if query is None:  # the newest token asks nothing, though others do
+        raise LessonError(f"tokens[{len(tokens) - 1}].query: missing (every token asks, or none)")
     lesson = Lesson(
         title=fields.text("title", LIMITS.max_title),
         series=fields.text("series", LIMITS.max_title) if "series" in data else DEFAULT_SERIES,
@@ -508,6 +522,18 @@ def _check_share_quiz(lesson: Lesson, quiz: ShareQuiz) -> None:
         )
     if not lesson.heads and quiz.head != 0:
         raise LessonError("quiz.head: this lesson has no [[heads]]; leave it out")
+    if hidden_by(lesson.mask, count)[quiz.asker, quiz.to]:
+        raise LessonError(
+            f"quiz.to: the {lesson.mask} mask hides tokens[{quiz.to}] from tokens[{quiz.asker}], "
+            "so its share is 0 whatever the numbers; ask about a token the asker sees"
+        )
+    answer = share_answer(lesson)
+    if len(answer.options) < 4:
+        drawn = ", ".join(f"{slip} {fmt.share(value)}" for slip, value in answer.drawn)
+        raise LessonError(
+            f"quiz.to: the options would not read as four different answers (right "
+            f"{fmt.share(answer.share)}; {drawn}); ask about another pair of tokens"
+        )
 
 
 def _check_quiz_options(lesson: Lesson) -> None:

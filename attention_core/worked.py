@@ -15,7 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache, cached_property
 
+import numpy as np
+
 from . import formatting as fmt
+from .heads import attend_head, embeddings_of, join, mix
 from .lesson import Lesson, Token
 from .maths import (
     BUDGET,
@@ -29,9 +32,26 @@ from .maths import (
     quiz_answer,
 )
 from .maths import with_rival as add_rival
+from .matrix import Matrix, attend_grid
 from .reads import is_traced
+from .share_quiz import ShareAnswer, share_answer
+from .worked_grid import Cell, Grid, GridRow, worked_grid
+from .worked_heads import HeadWork, MatVec, Projection, entries, worked_head
 
-__all__ = ["Quiz", "Row", "Run", "Worked", "worked"]
+__all__ = [
+    "Cell",
+    "Grid",
+    "GridRow",
+    "HeadWork",
+    "MatVec",
+    "Projection",
+    "Quiz",
+    "Row",
+    "Run",
+    "ShareQuizWork",
+    "Worked",
+    "worked",
+]
 
 
 @dataclass(frozen=True)
@@ -134,6 +154,31 @@ class Quiz:
         return chr(ord("A") + option)
 
 
+@dataclass(frozen=True)
+class ShareQuizWork:
+    """The quick check of a lesson where every token asks, as shown: "How much of {asker}'s
+    attention goes to {to}?" (in head {head}), four shares to choose from."""
+
+    numbers: ShareAnswer
+    asker: Token
+    """The asking token (its text read when shown)."""
+    to: Token
+    """The token it attends to."""
+    head: str | None
+    """The head asked about, numbered from 1 as on screen (``2``); None without heads."""
+    grid: Grid
+    """The attention the answer is read from: the lesson's grid, or that head's."""
+    options: tuple[str, ...]
+    """Each option as offered, lowest first: ``12.5%``, ``33.3%``, ``38.2%``, ``61.4%``."""
+    slips: tuple[str, ...]
+    """What each option stands for: ``right`` or one of
+    :data:`attention_core.share_quiz.SLIPS` (a words entry per slip explains it)."""
+    letter: str
+    """The right option's letter: ``C``."""
+    answer: str
+    """The right option: ``38.2%``."""
+
+
 class Worked:
     """The lesson worked out by hand: every number more than one place shows, as shown.
 
@@ -220,6 +265,70 @@ class Worked:
     @cached_property
     def quiz(self) -> Quiz:
         return _quiz(self.lesson, quiz_answer(self.lesson))
+
+    @cached_property
+    def share_quiz(self) -> ShareQuizWork:
+        """The quick check of a lesson whose quiz names ``asker`` and ``to`` (Day 004's is
+        :attr:`quiz`)."""
+        q = share_answer(self.lesson)
+        tokens = self.lesson.tokens
+        heads = bool(self.lesson.heads)
+        return ShareQuizWork(
+            numbers=q,
+            asker=tokens[q.quiz.asker],
+            to=tokens[q.quiz.to],
+            head=fmt.number(q.quiz.head + 1) if heads else None,
+            grid=self.heads[q.quiz.head].grid if heads else self.grid,
+            options=tuple(fmt.share(x) for x in q.options),
+            slips=q.slips,
+            letter=Quiz.letter_of(q.correct),
+            answer=fmt.share(q.share),
+        )
+
+    @cached_property
+    def grid(self) -> Grid:
+        """Every token asks (head 1's q, k and v in a heads lesson), the lesson's mask applied."""
+        return worked_grid(attend_grid(self.lesson), self.lesson.tokens)
+
+    @cached_property
+    def open_grid(self) -> Grid:
+        """The same with no mask, what the mask step starts from; the same numbers as
+        :attr:`grid` in a lesson without a mask (it reads no mask, so its key holds none)."""
+        return worked_grid(attend_grid(self.lesson, masked=False), self.lesson.tokens)
+
+    @cached_property
+    def heads(self) -> tuple[HeadWork, ...]:
+        """Each head: its matrices, every token's projections, its attention grid."""
+        x, lesson = self._embeddings, self.lesson
+        return tuple(
+            worked_head(attend_head(x, head, lesson.mask), h, lesson.tokens)
+            for h, head in enumerate(lesson.heads)
+        )
+
+    @cached_property
+    def joined(self) -> tuple[tuple[str, ...], ...]:
+        """``joined[t]``: token t's outputs of every head, side by side, entry by entry."""
+        return tuple(tuple(fmt.output_entry(x) for x in row) for row in self._joined)
+
+    @cached_property
+    def w_o(self) -> tuple[tuple[str, ...], ...] | None:
+        """W_O, row by row, each entry as shown; None when the lesson has none."""
+        return None if self.lesson.w_o is None else entries(np.array(self.lesson.w_o))
+
+    @cached_property
+    def mixed(self) -> tuple[tuple[str, ...], ...]:
+        """``mixed[t]``: ``joined[t]`` × W_O, entry by entry (the joined entries themselves when
+        the lesson has no W_O)."""
+        w_o = None if self.lesson.w_o is None else np.array(self.lesson.w_o, dtype=np.float64)
+        return tuple(tuple(fmt.output_entry(x) for x in row) for row in mix(self._joined, w_o))
+
+    @cached_property
+    def _embeddings(self) -> Matrix:
+        return embeddings_of(self.lesson)
+
+    @cached_property
+    def _joined(self) -> Matrix:
+        return join(tuple(head.attention for head in self.heads))
 
     @cached_property
     def code(self) -> tuple[str, ...]:

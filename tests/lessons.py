@@ -75,3 +75,88 @@ def lesson_data(draw: st.DrawFn, max_tokens: int = LIMITS.max_tokens) -> dict[st
         "bonus_filler_score": max(-LIMITS.max_abs_score, filler - 3),
     }
     return data
+
+
+# The series (#20): lessons where every token asks, optionally masked, and lessons with heads.
+# Hundredths within ±2 include negatives and fractions of every kind; with dₖ ≤ 4 no score
+# can pass ±12 (|q·k| ≤ 16, ÷ √dₖ).
+HUNDREDTHS = st.integers(-200, 200).map(lambda n: n / 100)
+# Embeddings and learned matrices have one decimal place (so x·W is exact at two).
+TENTHS = st.integers(-15, 15).map(lambda n: n / 10)
+
+
+def _series_base(draw: st.DrawFn, tokens: int, slots: int) -> dict[str, Any]:
+    data = default_data()
+    for name in ("query", "rival", "quiz"):
+        del data[name]
+    data["answers"] = [f"a{j}" for j in range(slots)]
+    data["tokens"] = [{"text": draw(WORDS), "short": f"t{i}"} for i in range(tokens)]
+    return data
+
+
+@st.composite
+def asking_lesson_data(draw: st.DrawFn, mask: bool | None = None) -> dict[str, Any]:
+    """A valid lesson where every token has its own query, key and value; masked (causal) or
+    not (``mask=None``: either)."""
+    n = draw(st.integers(LIMITS.min_tokens, LIMITS.max_tokens))
+    d_k = draw(st.integers(1, LIMITS.max_asking_d_k))
+    slots = draw(st.integers(1, LIMITS.max_value_length))
+    data = _series_base(draw, n, slots)
+    for token in data["tokens"]:
+        token["query"] = draw(st.lists(HUNDREDTHS, min_size=d_k, max_size=d_k))
+        token["key"] = draw(st.lists(HUNDREDTHS, min_size=d_k, max_size=d_k))
+        token["value"] = draw(st.lists(HUNDREDTHS, min_size=slots, max_size=slots))
+    masked = draw(st.booleans()) if mask is None else mask
+    data["steps"] = ["title", "all_queries", *(["mask"] if masked else []), "mix"]
+    if masked:
+        data["mask"] = "causal"
+    return data
+
+
+@st.composite
+def heads_lesson_data(draw: st.DrawFn) -> dict[str, Any]:
+    """A valid lesson with 1 to 3 heads over the tokens' embeddings, sometimes masked, sometimes
+    with W_O; every score within ±12 (others are drawn again)."""
+    n = draw(st.integers(LIMITS.min_tokens, LIMITS.max_tokens))
+    d_model = draw(st.integers(1, LIMITS.max_d_model))
+    d_k = draw(st.integers(1, LIMITS.max_head_width))
+    d_v = draw(st.integers(1, LIMITS.max_head_width))
+    count = draw(st.integers(1, LIMITS.max_heads))
+    data = _series_base(draw, n, d_v)
+
+    def matrix(rows: int, columns: int) -> list[list[float]]:
+        row = st.lists(TENTHS, min_size=columns, max_size=columns)
+        return draw(st.lists(row, min_size=rows, max_size=rows))
+
+    for token in data["tokens"]:
+        token["embedding"] = draw(st.lists(TENTHS, min_size=d_model, max_size=d_model))
+    data["heads"] = [
+        {"w_q": matrix(d_model, d_k), "w_k": matrix(d_model, d_k), "w_v": matrix(d_model, d_v)}
+        for _ in range(count)
+    ]
+    if draw(st.booleans()):
+        data["w_o"] = matrix(count * d_v, draw(st.integers(1, LIMITS.max_out_width)))
+    if draw(st.booleans()):
+        data["mask"] = "causal"
+    data["steps"] = ["title", "projections", *(["heads"] if count > 1 else []), "mix"]
+    assume(_scores_fit(data))
+    return data
+
+
+def _scores_fit(data: dict[str, Any]) -> bool:
+    """Whether every head's every score stays within the limit (plain Python)."""
+    x = [token["embedding"] for token in data["tokens"]]
+    for head in data["heads"]:
+        q, k = _times(x, head["w_q"]), _times(x, head["w_k"])
+        root = math.sqrt(len(head["w_q"][0]))
+        for qi in q:
+            for kj in k:
+                score = sum(a * b for a, b in zip(qi, kj, strict=True)) / root
+                if abs(score) > LIMITS.max_abs_score - 0.01:
+                    return False
+    return True
+
+
+def _times(x: list[list[float]], w: list[list[float]]) -> list[list[float]]:
+    columns = range(len(w[0]))
+    return [[sum(row[r] * w[r][c] for r in range(len(w))) for c in columns] for row in x]

@@ -54,9 +54,12 @@ def leaves(node: Any, path: Path = ()) -> Iterator[Path]:
 
 def other(value: Any) -> Any:
     """A different value of the same kind: a list of objects loses its last item; an unset
-    optional field (the lesson's voice) gets one."""
+    optional field (the lesson's voice, mask, a token's own query) gets one; an empty list (a
+    lesson without heads) gets an item."""
     if value is None:
         return "Ω"
+    if value == ():
+        return ("Ω",)
     if isinstance(value, str):
         return value + " Ω"
     if isinstance(value, float):
