@@ -21,7 +21,6 @@ from manim import (
 from scenes import style
 from scenes.base import LessonScene
 from scenes.helpers import column_header, fit, math
-from scenes.projections import factors
 from scenes.toolkit.grid import CellGrid, heat
 from scenes.toolkit.matvec import MatVec, WeightMatrix
 from scenes.toolkit.vectors import CELL_GAP, VectorCells, cell_width
@@ -158,10 +157,8 @@ class Heads(LessonScene):
 
     def join(self) -> None:
         """The heads' outputs slide together into one vector."""
-        w = self.worked
-        caption = self.caption(
-            "heads.caption.join", count=w.joined_count, joined=w.joined_vector[-1]
-        )
+        joined = self.listed(self.worked.joined[-1])
+        caption = self.caption("heads.caption.join", joined=joined)
         with self.beat(caption):
             self.play(
                 *(
@@ -175,7 +172,7 @@ class Heads(LessonScene):
     def mix(self) -> None:
         """The grids make way; the joined vector times W_O gives the layer's output."""
         product = self.output_product()
-        mixed = self.worked.mixing[-1].vector
+        mixed = self.listed(self.worked.mixed[-1])
         caption = self.caption("heads.caption.mix", mixed=mixed, token=self.newest.text)
         keep = VGroup(self.joined, self.joined_label)
         leaving = [m for m in self.mobjects if m is not self.heading_mob and m not in keep]
@@ -289,14 +286,19 @@ class Heads(LessonScene):
         factor = min(1.0, (RIGHT_X - LEFT_X - 0.3) / wide, tall / matrix.height)
         x.scale(factor, about_point=x.get_corner(UP + LEFT))
         matrix.scale(factor)
-        mixing = w.mixing[-1]
+        joined_entries, w_o_entries = w.joined[-1], w.w_o
+        assert w_o_entries is not None
+        pairs = [
+            [(x, row[c]) for x, row in zip(joined_entries, w_o_entries, strict=True)]
+            for c in range(len(w_o[0]))
+        ]
         joined = np.concatenate([h.grid.attention.outputs[-1] for h in self.heads])
         return MatVec(
             x,
             matrix,
-            factors(mixing),
-            mixing.entries,
-            joined @ np.array(w_o),  # shades its cells only: the numbers are mixing's
+            pairs,
+            w.mixed[-1],
+            joined @ np.array(w_o),  # shades its cells only: the numbers are w.mixed's
             colour=style.VALUE,
             width=RIGHT_X - LEFT_X - 0.3,
         )

@@ -64,7 +64,7 @@ class Projections(LessonScene):
     def show_embeddings(self) -> None:
         """The heading comes in with the tokens and their embeddings."""
         rows = [VGroup(n, x) for n, x in zip(self.names, self.embeddings, strict=True)]
-        caption = self.caption("projections.caption.embeddings", d_model=self.d_model)
+        caption = self.caption("projections.caption.embeddings")
         self.open_with_heading(
             caption,
             FadeIn(VGroup(self.headers["token"], self.headers["x"])),
@@ -76,8 +76,6 @@ class Projections(LessonScene):
         caption = self.caption(
             "projections.caption.matrices",
             head=self.heads[h].number,
-            d_model=self.d_model,
-            d_k=self.worked.d_k,
         )
         with self.beat(caption):
             self.play(
@@ -190,7 +188,6 @@ class Projections(LessonScene):
     def lay_out(self) -> None:
         lesson, w = self.lesson, self.worked
         self.heads = w.heads
-        self.d_model = w.d_model
         n = len(lesson.tokens)
         widths = [lesson.heads[0].w_q[0], lesson.heads[0].w_k[0], lesson.heads[0].w_v[0]]
         counts = [len(lesson.tokens[0].embedding), *(len(c) for c in widths)]

@@ -8,6 +8,7 @@ import json
 import math
 import tomllib
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from hypothesis import assume
@@ -15,6 +16,17 @@ from hypothesis import strategies as st
 
 from attention_core import LIMITS
 from attention_core.maths import scores
+
+
+def lesson_files() -> list[Path]:
+    """Every lesson in lessons/, in order: its TOML files but the courses (a course lists
+    ``[[lessons]]``, as lessons/series.toml does)."""
+    folder = Path(__file__).parent.parent / "lessons"
+    return [
+        path
+        for path in sorted(folder.glob("*.toml"))
+        if "lessons" not in tomllib.loads(path.read_text("utf-8"))
+    ]
 
 
 def default_data() -> dict[str, Any]:

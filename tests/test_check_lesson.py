@@ -10,6 +10,8 @@ import render
 from attention_core import attend, load_lesson, quiz_answer, with_rival
 from attention_core import formatting as fmt
 
+from .lessons import lesson_files
+
 ROOT = Path(__file__).parent.parent
 DEFAULT = ROOT / "attention_core" / "lesson.toml"
 
@@ -30,7 +32,7 @@ def test_default_lesson_summary_shows_the_seeds_numbers(capsys) -> None:
     assert "bonus: fillers scoring -3: 403" in out
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "lessons").glob("*.toml")), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", lesson_files(), ids=lambda p: p.stem)
 def test_every_row_of_the_summary_comes_from_the_maths(path: Path, capsys) -> None:
     code, out, _ = check(path, capsys)
     lesson = load_lesson(path)

@@ -21,6 +21,7 @@ from attention_core import (
 from attention_core import formatting as fmt
 from scenes import SCENES, LessonScene
 
+from .lessons import lesson_files
 from .probe import NUMBER, Probe, run_dry
 from .scene_checks import (
     allowed_numbers,
@@ -35,7 +36,7 @@ from .scene_checks import (
 ROOT = Path(__file__).parent.parent
 LESSONS = {
     "default": default_lesson(),
-    **{path.stem: load_lesson(path) for path in sorted((ROOT / "lessons").glob("*.toml"))},
+    **{path.stem: load_lesson(path) for path in lesson_files()},
 }
 
 

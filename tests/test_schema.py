@@ -15,13 +15,13 @@ from hypothesis import strategies as st
 
 from attention_core import parse_lesson, schema
 
-from .lessons import asking_lesson_data, heads_lesson_data, lesson_data
+from .lessons import asking_lesson_data, heads_lesson_data, lesson_data, lesson_files
 from .test_lesson import BAD_LESSONS, edit
 from .test_series_lessons import BAD, edited
 
 ROOT = Path(__file__).parent.parent
 SHIPPED = ROOT / "attention_core" / schema.FILE
-LESSONS = sorted((ROOT / "lessons").glob("*.toml")) + [ROOT / "attention_core" / "lesson.toml"]
+LESSONS = lesson_files() + [ROOT / "attention_core" / "lesson.toml"]
 VALIDATOR = jsonschema.Draft7Validator(schema.lesson_schema())
 
 

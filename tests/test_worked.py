@@ -18,8 +18,10 @@ from publish.kit.check import summary
 from publish.kit.handout import handout_html
 from scenes.step6_rival import Step6Rival
 
+from .lessons import lesson_files
+
 ROOT = Path(__file__).parent.parent
-LESSONS = sorted((ROOT / "lessons").glob("*.toml")) + [ROOT / "attention_core" / "lesson.toml"]
+LESSONS = lesson_files() + [ROOT / "attention_core" / "lesson.toml"]
 
 
 @pytest.fixture(params=LESSONS, ids=lambda path: path.stem)
