@@ -15,6 +15,8 @@ if TYPE_CHECKING:
 __all__ = [
     "BUDGET",
     "PULL_PER_SCORE_POINT",
+    "HEADS_SECTION",
+    "MASK_SECTION",
     "SCALING_SECTION",
     "SCORE_STEP",
     "Attention",
@@ -40,6 +42,10 @@ PULL_PER_SCORE_POINT = math.exp(SCORE_STEP)
 """How many times harder a token pulls for each extra point of score: e ≈ 2.72."""
 SCALING_SECTION = "3.2.1"
 """Where Vaswani et al. (2017) give the reason for dividing by √dₖ, cited beside it."""
+MASK_SECTION = "3.2.3"
+"""Where they mask the decoder's attention, cited beside the masked formula."""
+HEADS_SECTION = "3.2.2"
+"""Where they define multi-head attention, cited beside its formula."""
 
 
 @dataclass(frozen=True)

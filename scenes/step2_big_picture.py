@@ -25,6 +25,7 @@ from manim import (
 
 from attention_core import Lesson
 from attention_core import formatting as fmt
+from attention_core.maths import HEADS_SECTION, MASK_SECTION
 from scenes import style
 from scenes.base import LessonScene
 from scenes.beat import Caption
@@ -53,9 +54,70 @@ FORMULA = (
 )
 ROLE_PIECES = {"Q": (1, 10), "K": (3, 11), "V": (5, 14)}
 MOVE_PIECES = ((10, 11, 12), (8, 13), (14,))  # score QKᵀ/√dₖ, normalise softmax( ), mix V
+# A masked lesson adds the mask to the scores: softmax(QKᵀ/√dₖ + M)V.
+MASKED_FORMULA = (*FORMULA[:13], "+", "M", *FORMULA[13:])
+MASKED_ROLE_PIECES = {"Q": (1, 10), "K": (3, 11), "V": (5, 16), "M": (14,)}
+MASKED_MOVE_PIECES = ((10, 11, 12, 13, 14), (8, 15), (16,))
+# A heads lesson: each head's own projections, then the heads joined (Eq. of §3.2.2).
+HEAD_FORMULA = (
+    r"\mathrm{head}_i",
+    "=",
+    r"\mathrm{softmax}\left(",
+    r"\frac{",
+    r"Q W^Q_i",
+    r"(K W^K_i)^{\top}",
+    r"}{\sqrt{d_k}}",
+    r"\right)",
+    r"V W^V_i",
+)
+HEAD_ROLE_PIECES = {"Q": (4,), "K": (5,), "V": (8,)}
+HEAD_MOVE_PIECES = ((4, 5, 6), (2, 7), (8,))
+MASKED_HEAD_FORMULA = (*HEAD_FORMULA[:7], "+", "M", *HEAD_FORMULA[7:])
+MASKED_HEAD_ROLE_PIECES = {"Q": (4,), "K": (5,), "V": (10,), "M": (8,)}
+MASKED_HEAD_MOVE_PIECES = ((4, 5, 6, 7, 8), (2, 9), (10,))
+MULTI_HEAD = (
+    r"\mathrm{MultiHead}(Q, K, V)",
+    "=",
+    r"\mathrm{Concat}(\mathrm{head}_1, \dots, \mathrm{head}_h)",
+    "W^O",
+)
+
+
+@dataclass(frozen=True)
+class Formula:
+    """The lesson's own formula in pieces: which pieces each role's letter is, and each move."""
+
+    pieces: tuple[str, ...]
+    roles: dict[str, tuple[int, ...]]
+    moves: tuple[tuple[int, ...], ...]
+    named: bool
+    """Whether the lesson's word for it (``Attention``) stands in front; a head's is notation."""
+    section: str | None = None
+    """The paper's section cited for it, when it is not the paper's Eq. 1."""
+
+
+def formula_for(lesson: Lesson) -> Formula:
+    """Day 004's softmax(QKᵀ/√dₖ)V; with the mask, + M inside; with heads, a head's formula."""
+    if lesson.heads:
+        if lesson.mask:
+            return Formula(
+                MASKED_HEAD_FORMULA,
+                MASKED_HEAD_ROLE_PIECES,
+                MASKED_HEAD_MOVE_PIECES,
+                False,
+                HEADS_SECTION,
+            )
+        return Formula(HEAD_FORMULA, HEAD_ROLE_PIECES, HEAD_MOVE_PIECES, False, HEADS_SECTION)
+    if lesson.mask:
+        return Formula(MASKED_FORMULA, MASKED_ROLE_PIECES, MASKED_MOVE_PIECES, True, MASK_SECTION)
+    return Formula(FORMULA, ROLE_PIECES, MOVE_PIECES, True)
+
+
 PAPER_EQUATION = 1  # the formula is Eq. 1 of the paper that introduced the transformer
 
 FORMULA_SIZE = 50
+HEADS_LINE = 0.8  # the heads joined, a size under the head's formula it is made of
+HEADS_GAP = 0.3
 FORMULA_Y = 1.8
 FIRST_FORMULA_Y = 0.3  # alone, the formula sits mid-frame; it rises when the legend comes
 CITATION_GAP = 0.35
@@ -86,6 +148,7 @@ ROLES = (
     Role("K", "key", style.KEY),
     Role("V", "value", style.VALUE),
 )
+MASK = Role("M", "mask", style.RIVAL)
 MOVES = ("score", "normalise", "mix")
 
 
@@ -97,8 +160,12 @@ class Step2BigPicture(LessonScene):
     move = None
 
     def construct(self) -> None:
+        self.shape = formula_for(self.lesson)
+        self.roles = (*ROLES, MASK) if self.lesson.mask else ROLES
         self.show_formula()
-        for role in ROLES:
+        if self.lesson.heads:
+            self.explain_heads()
+        for role in self.roles:
             self.explain_role(role)
         self.tuck_legend_away()
         self.light_score()
@@ -109,21 +176,27 @@ class Step2BigPicture(LessonScene):
     # beats -------------------------------------------------------------------------------
 
     def show_formula(self) -> None:
-        self.formula = math(*FORMULA, size=FORMULA_SIZE)
-        for role in ROLES:
-            for piece in ROLE_PIECES[role.letter]:
+        shape = self.shape
+        self.formula = math(*shape.pieces, size=FORMULA_SIZE)
+        for role in self.roles:
+            for piece in shape.roles[role.letter]:
                 self.formula[piece].set_color(role.colour)
-        self.formula_name = text(self.say("big_picture.word.attention"), size=FORMULA_SIZE)
-        whole = inline(self.formula_name, self.formula, buff=0.06)
+        if shape.named:
+            self.formula_name = text(self.say("big_picture.word.attention"), size=FORMULA_SIZE)
+            whole = inline(self.formula_name, self.formula, buff=0.06)
+        else:  # a head's formula under the heads joined: MultiHead(Q, K, V) = Concat(…)W^O
+            self.formula_name = math(*MULTI_HEAD, size=FORMULA_SIZE * HEADS_LINE)
+            whole = VGroup(self.formula_name, self.formula).arrange(DOWN, buff=HEADS_GAP)
         fit(whole, CARD_WIDTH * 3).move_to(UP * FORMULA_Y)
         self.formula_block = VGroup(whole)
-        citation = formula_source(self.lesson)
+        citation = formula_source(self.lesson, self.shape)
         if citation is not None:
             source = text(citation, size=style.SMALL_SIZE, colour=style.MUTED)
             fit(source, CARD_WIDTH * 3).next_to(whole, DOWN, buff=CITATION_GAP)
             self.formula_block.add(source)
         self.formula_block.shift(UP * (FIRST_FORMULA_Y - FORMULA_Y))
-        with self.beat(self.caption("big_picture.caption.formula")):
+        first = "formula_heads" if self.lesson.heads else "formula"
+        with self.beat(self.caption(f"big_picture.caption.{first}")):
             self.play(
                 FadeIn(heading(self.kicker, self.title), shift=DOWN * 0.2),
                 Write(whole),
@@ -132,14 +205,24 @@ class Step2BigPicture(LessonScene):
             if len(self.formula_block) > 1:
                 self.play(FadeIn(self.formula_block[1]))
 
+    def explain_heads(self) -> None:
+        """Several heads: the line of heads joined is lit, then each head's formula."""
+        with self.beat(self.caption("big_picture.caption.heads")):
+            self.play(
+                self.formula_block.animate.shift(UP * (FORMULA_Y - FIRST_FORMULA_Y)),
+                run_time=style.FAST,
+            )
+            self.play(Indicate(self.formula_name, color=style.TEXT, scale_factor=1.1))
+            self.play(Indicate(self.formula, color=style.TEXT, scale_factor=1.1))
+
     def explain_role(self, role: Role) -> None:
         if not hasattr(self, "legend"):
             self.legend = self.legend_lines()
-        index = "QKV".index(role.letter)
+        index = self.roles.index(role)
         letter, words = self.legend[index]
-        pieces = [self.formula[i] for i in ROLE_PIECES[role.letter]]
+        pieces = [self.formula[i] for i in self.shape.roles[role.letter]]
         with self.beat(self.caption(f"big_picture.caption.{role.name}")):
-            if role is ROLES[0]:  # the formula makes room for its legend
+            if role is self.roles[0] and not self.lesson.heads:  # room for the legend
                 self.play(
                     self.formula_block.animate.shift(UP * (FORMULA_Y - FIRST_FORMULA_Y)),
                     run_time=style.FAST,
@@ -153,7 +236,7 @@ class Step2BigPicture(LessonScene):
 
     def tuck_legend_away(self) -> None:
         footer = VGroup()
-        for role in ROLES:
+        for role in self.roles:
             footer.add(
                 VGroup(
                     math(role.letter, size=style.MATH_SIZE * 0.8, colour=role.colour),
@@ -176,7 +259,7 @@ class Step2BigPicture(LessonScene):
                 *(FadeIn(new[1], shift=DOWN * 0.3) for new in footer),
                 run_time=style.NORMAL,
             )
-            moves = [VGroup(*(self.formula[i] for i in pieces)) for pieces in MOVE_PIECES]
+            moves = [VGroup(*(self.formula[i] for i in pieces)) for pieces in self.shape.moves]
             self.play(
                 LaggedStart(
                     *(Circumscribe(move, color=style.TEXT, buff=0.1) for move in moves),
@@ -186,20 +269,23 @@ class Step2BigPicture(LessonScene):
             )
 
     def light_score(self) -> None:
-        self.light(0, MOVE_PIECES[0], self.caption("big_picture.caption.score"))
+        self.light(0, self.shape.moves[0], self.caption("big_picture.caption.score"))
 
     def light_normalise(self) -> None:
         run = self.worked.before
         caption = self.caption(
             "big_picture.caption.normalise", scores=run.scores, weights=run.short_weights
         )
-        self.light(1, MOVE_PIECES[1], caption)
+        self.light(1, self.shape.moves[1], caption)
 
     def light_mix(self) -> None:
-        self.light(2, MOVE_PIECES[2], self.caption("big_picture.caption.mix"))
+        self.light(2, self.shape.moves[2], self.caption("big_picture.caption.mix"))
 
     def sum_up(self) -> None:
-        with self.beat(self.caption("big_picture.caption.sum_up")):
+        # The steps after it do one move each (Day 004), or all three for every token at once.
+        one_by_one = {"score", "softmax", "mix"} <= set(self.lesson.steps)
+        name = "sum_up" if one_by_one else "sum_up_all"
+        with self.beat(self.caption(f"big_picture.caption.{name}")):
             self.play(
                 FadeOut(self.box),
                 self.formula.animate.set_opacity(1),
@@ -247,7 +333,7 @@ class Step2BigPicture(LessonScene):
     def legend_lines(self) -> VGroup:
         """Q, K and V each with what it holds, in its colour, as a block under the formula."""
         lines = VGroup()
-        for role in ROLES:
+        for role in self.roles:
             letter = math(role.letter, size=style.MATH_SIZE, colour=role.colour)
             words = text(
                 self.say(f"big_picture.line.{role.name}"), size=style.BODY_SIZE, colour=role.colour
@@ -326,11 +412,16 @@ class Step2BigPicture(LessonScene):
         return example
 
 
-def formula_source(lesson: Lesson) -> str | None:
-    """Where the formula comes from, worded by the lesson's own reference to the paper."""
+def formula_source(lesson: Lesson, shape: Formula | None = None) -> str | None:
+    """Where the formula comes from, worded by the lesson's own reference to the paper: its
+    Eq. 1, or the section that adds the mask or the heads."""
     words = lesson.words
     for reference in lesson.references:
         if words["big_picture.line.paper"] in reference.text:
+            if shape is not None and shape.section is not None:
+                return words.say(
+                    "big_picture.line.section", reference=reference.text, section=shape.section
+                )
             equation = fmt.number(PAPER_EQUATION)
             return words.say("big_picture.line.source", reference=reference.text, equation=equation)
     return None

@@ -29,7 +29,7 @@ from manim import (
     linear,
 )
 
-from attention_core import Words
+from attention_core import Lesson, ShareQuiz, Words
 from attention_core import formatting as fmt
 from scenes import style
 from scenes.base import LessonScene
@@ -45,6 +45,7 @@ from scenes.helpers import (
     sentence,
     text,
 )
+from scenes.share_answer import ShareAnswer
 
 __all__ = ["Step7Answer"]
 
@@ -73,19 +74,37 @@ CARD_GAP = 0.4  # between the card's columns
 CARD_HOLD = 4.0  # the finished card stays this much longer than its caption needs: pause here
 
 
-class Step7Answer(LessonScene):
-    """Step 7 · The answer: one rival outpulls a crowd of fillers; takeaway and references."""
+class Step7Answer(ShareAnswer, LessonScene):
+    """Step 7 · The answer: one rival outpulls a crowd of fillers (or, where every token asks,
+    one token's share of another's attention); takeaway and references."""
 
     step = 7
     slug = "answer"
     move = None
 
+    @classmethod
+    def headline(cls, lesson: Lesson) -> str:
+        quiz = lesson.quiz
+        if isinstance(quiz, ShareQuiz):
+            tokens = lesson.tokens
+            return lesson.words.say(
+                "answer.heading.share", asker=tokens[quiz.asker].short, to=tokens[quiz.to].short
+            )
+        return super().headline(lesson)
+
     def construct(self) -> None:
-        self.quiz = self.worked.quiz.numbers
-        self.reveal_answer()
-        self.explain_pull()
-        self.count_fillers()
-        self.bonus()
+        if isinstance(self.lesson.quiz, ShareQuiz):
+            self.reveal_share()
+            self.work_share()
+            self.show_row_budget()
+            if self.lesson.mask and not self.lesson.heads:  # the same row, unmasked
+                self.compare_open()
+        else:
+            self.quiz = self.worked.quiz.numbers
+            self.reveal_answer()
+            self.explain_pull()
+            self.count_fillers()
+            self.bonus()
         self.cite()
         # The closing card: built whole, shown part by part, and held to pause on.
         self.lay_out_card()
@@ -271,13 +290,8 @@ class Step7Answer(LessonScene):
     def lay_out_card(self) -> None:
         """The closing card, from the top of the frame to the bottom: the three moves with this
         lesson's numbers; the takeaway; the code check beside the quiz's answer; the references."""
-        run, lesson = self.worked.before, self.lesson
-        tokens = [style.token_colour(i) for i in range(len(lesson.tokens))]
-        moves = [
-            coloured([r.score for r in run.rows], tokens),
-            coloured([r.share for r in run.rows], tokens),
-            coloured(list(run.entries), [style.VALUE] * len(run.entries)),
-        ]
+        lesson = self.lesson
+        moves = self.card_moves()
         names = [
             self.say(f"big_picture.word.{move}", number=fmt.number(i))
             for i, move in enumerate(("score", "normalise", "mix"), 1)
@@ -314,11 +328,29 @@ class Step7Answer(LessonScene):
         rows_between(rows, CARD_TOP, CARD_BOTTOM)
         self.typed.move_to(self.run, aligned_edge=UP + LEFT)
 
+    def card_moves(self) -> list[list[Mobject]]:
+        """The card's three moves with the lesson's numbers: scores, shares, the output."""
+        run = self.worked.before
+        tokens = [style.token_colour(i) for i in range(len(self.lesson.tokens))]
+        if isinstance(self.lesson.quiz, ShareQuiz):
+            return super().card_moves()
+        return [
+            coloured([r.score for r in run.rows], tokens),
+            coloured([r.share for r in run.rows], tokens),
+            coloured(list(run.entries), [style.VALUE] * len(run.entries)),
+        ]
+
     def answer_block(self) -> VGroup:
         """The quiz's answer as it was chosen, its card and its working, carried to the card."""
-        q = self.quiz
-        cards = option_cards(list(self.worked.quiz.options), width=WIDTH, height=0.8)
-        card = cards[q.correct]
+        if isinstance(self.lesson.quiz, ShareQuiz):
+            options, correct = (
+                self.worked.share_quiz.options,
+                self.worked.share_quiz.numbers.correct,
+            )
+        else:
+            options, correct = self.worked.quiz.options, self.quiz.correct
+        cards = option_cards(list(options), width=WIDTH, height=0.8)
+        card = cards[correct]
         card[0].set_stroke(style.VALUE, width=4).set_fill(style.VALUE, 0.15)
         working = self.pull_formula.copy()
         body = VGroup(card, working).arrange(DOWN, aligned_edge=LEFT, buff=0.3)

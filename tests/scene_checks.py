@@ -13,12 +13,15 @@ from attention_core import (
     PULL_PER_SCORE_POINT,
     SCALING_SECTION,
     Lesson,
+    Quiz,
     attend,
+    attend_grid,
     quiz_answer,
     with_rival,
 )
 from attention_core import formatting as fmt
-from scenes import SCENES
+from attention_core.maths import HEADS_SECTION, MASK_SECTION
+from attention_core.worked import worked
 from scenes.base import LessonScene
 from scenes.probe import NUMBER, Probe, Shown, run_dry
 
@@ -38,10 +41,12 @@ MARGIN = 0.1
 
 def allowed_numbers(lesson: Lesson) -> set[str]:
     """Every number string the formatter can make of the lesson's data and its maths."""
-    values: list[float] = [len(SCENES), *range(1, len(SCENES) + 1)]
-    # Strings made of a whole, not of any one value; and the paper's section cited for ÷ √dₖ.
-    shown_as_such = [fmt.budget(BUDGET), SCALING_SECTION]
-    for result in (attend(lesson), attend(with_rival(lesson))):
+    steps = len(lesson.steps)
+    values: list[float] = [steps, *range(1, steps + 1)]
+    # Strings made of a whole, not of any one value; and the paper's sections cited.
+    shown_as_such = [fmt.budget(BUDGET), SCALING_SECTION, MASK_SECTION, HEADS_SECTION]
+    runs = [attend(lesson)] + ([attend(with_rival(lesson))] if lesson.rival is not None else [])
+    for result in runs:
         for name in (
             "query",
             "keys",
@@ -56,19 +61,26 @@ def allowed_numbers(lesson: Lesson) -> set[str]:
         ):
             values += np.ravel(getattr(result, name)).tolist()
         values += [result.d_k, result.root_d_k, result.total]
-    quiz = quiz_answer(lesson)
-    values += [
-        quiz.rival_score,
-        quiz.filler_score,
-        quiz.fillers_needed,
-        quiz.bonus_filler_score,
-        quiz.bonus_fillers_needed,
-        quiz.gap,
-        quiz.bonus_gap,
-        *quiz.options,
-        PULL_PER_SCORE_POINT,
-        BUDGET,
-    ]
+    if lesson.asks:  # every token asks: both grids, the mask's and the open one
+        for grid in (attend_grid(lesson), attend_grid(lesson, masked=False)):
+            for name in GRID_QUANTITIES:
+                values += [v for v in np.ravel(getattr(grid, name)).tolist() if np.isfinite(v)]
+            values += [grid.d_k, grid.root_d_k]
+    if isinstance(lesson.quiz, Quiz):
+        quiz = quiz_answer(lesson)
+        values += [
+            quiz.rival_score,
+            quiz.filler_score,
+            quiz.fillers_needed,
+            quiz.bonus_filler_score,
+            quiz.bonus_fillers_needed,
+            quiz.gap,
+            quiz.bonus_gap,
+            *quiz.options,
+        ]
+    elif lesson.quiz is not None:  # its options are shares of the grid, as formatted
+        shown_as_such += list(worked(lesson).share_quiz.options)
+    values += [PULL_PER_SCORE_POINT, BUDGET]
     formatters = (
         fmt.number,
         fmt.factor,
@@ -86,6 +98,21 @@ def allowed_numbers(lesson: Lesson) -> set[str]:
     return {n for s in strings + words for n in NUMBER.findall(s)}
 
 
+GRID_QUANTITIES = (
+    "queries",
+    "keys",
+    "values",
+    "products",
+    "dots",
+    "scores",
+    "pulls",
+    "totals",
+    "weights",
+    "outputs",
+)
+"""What the grid steps show of ``attend_grid``: −∞ scores are words, not numbers."""
+
+
 def lesson_texts(lesson: Lesson) -> list[str]:
     """Every text the lesson itself gives: its names, sentences and references."""
     return [
@@ -97,7 +124,11 @@ def lesson_texts(lesson: Lesson) -> list[str]:
         lesson.citation.source,
         lesson.citation.finding,
         *lesson.answers,
-        *(text for t in (*lesson.tokens, lesson.rival) for text in (t.text, t.short)),
+        *(
+            text
+            for t in (*lesson.tokens, *([lesson.rival] if lesson.rival else []))
+            for text in (t.text, t.short)
+        ),
         *(text for r in lesson.references for text in (r.text, r.where)),
     ]
 

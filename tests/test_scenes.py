@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import inspect
 import re
 from functools import cache
 from pathlib import Path
@@ -12,14 +11,17 @@ from typing import Any
 import pytest
 
 from attention_core import (
+    ShareQuiz,
     attend,
+    attend_grid,
     default_lesson,
     english,
     load_lesson,
     with_rival,
 )
 from attention_core import formatting as fmt
-from scenes import SCENES, LessonScene
+from attention_core.steps import KINDS
+from scenes import SCENES, LessonScene, scenes_for
 
 from .lessons import lesson_files
 from .probe import NUMBER, Probe, run_dry
@@ -45,7 +47,8 @@ def probe(scene: type[LessonScene], lesson_name: str) -> Probe:
     return run_dry(scene, LESSONS[lesson_name])
 
 
-CASES = [(scene, name) for scene in SCENES for name in LESSONS]
+CASES = [(scene, name) for name, lesson in LESSONS.items() for scene in scenes_for(lesson)]
+"""Every lesson's own steps (Day 004's seven, or the kinds it lists)."""
 
 
 def params(cases: list[tuple[type[LessonScene], str]]) -> list[Any]:
@@ -66,9 +69,10 @@ def test_every_number_on_screen_comes_from_the_maths(scene, lesson_name) -> None
     assert not stray, f"{scene.__name__} shows numbers attention_core never made: {stray}"
 
 
-SUM_STEPS = (3, 4, 6)
-"""The steps that write sums out: q·k term by term (3 and 6), and the total of the pulls (4)."""
-SUM_CASES = [(scene, name) for scene, name in CASES if scene.step in SUM_STEPS]
+SUM_STEPS = ("score", "softmax", "rival", "all_queries", "answer")
+"""The kinds that write sums out: q·k term by term (score, rival, all_queries), the total of
+the pulls (softmax), and a row's pulls added up (answer, where every token asks)."""
+SUM_CASES = [(scene, name) for scene, name in CASES if scene.slug in SUM_STEPS]
 
 
 @pytest.mark.parametrize(("scene", "lesson_name"), params(SUM_CASES))
@@ -84,26 +88,44 @@ def test_shown_parts_add_up_to_the_shown_total(scene, lesson_name) -> None:
     )
     assert not stray, f"{scene.__name__} shows numbers attention_core never made: {stray}"
     # Guards the reading of the screen: the sums these steps write must be found.
-    a = attend(lesson) if scene.step != 6 else attend(with_rival(lesson))
     sums = shown_sums(moments)
-    if a.d_k > 1 and scene.step in (3, 6):
-        rows = range(len(a.dots)) if scene.step == 3 else [len(a.dots) - 1]
+    if scene.slug in ("all_queries", "answer"):
+        _grid_sums_found(scene.slug, lesson, sums)
+        return
+    a = attend(lesson) if scene.slug != "rival" else attend(with_rival(lesson))
+    if a.d_k > 1 and scene.slug in ("score", "rival"):
+        rows = range(len(a.dots)) if scene.slug == "score" else [len(a.dots) - 1]
         assert {fmt.number(a.dots[i]) for i in rows} <= {equals for _, equals in sums}
-    if scene.step == 4:
+    if scene.slug == "softmax":
         assert (tuple(fmt.pull(p) for p in a.pulls), fmt.pull(a.total)) in sums
+
+
+def _grid_sums_found(slug: str, lesson: Any, sums: set[tuple[tuple[str, ...], str]]) -> None:
+    """The first row's dot products, worked out under the grid; the asked row's pulls added."""
+    if not lesson.asks:
+        return
+    if slug == "all_queries":
+        grid = attend_grid(lesson, masked="mask" not in lesson.steps)
+        if grid.d_k > 1:
+            assert {fmt.number(d) for d in grid.dots[0]} <= {equals for _, equals in sums}
+    elif isinstance(lesson.quiz, ShareQuiz):
+        grid = attend_grid(lesson)
+        pulls = tuple("0" if p == 0 else fmt.pull(p) for p in grid.pulls[lesson.quiz.asker])
+        assert (pulls, fmt.pull(grid.totals[lesson.quiz.asker])) in sums
 
 
 def test_only_the_steps_checked_write_sums() -> None:
     """Sums are read from the steps in SUM_STEPS only (a dry run each): a step that starts
     writing ``+`` between numbers, the q·k working (a DotProduct) or a SumLine must join them."""
-    checked = {Path(inspect.getfile(scene)).name for scene in SCENES if scene.step in SUM_STEPS}
+    files = {kind: KINDS[kind].scene.partition(":")[0].rpartition(".")[2] + ".py" for kind in KINDS}
+    checked = {files[kind] for kind in SUM_STEPS} | {"share_answer.py"}  # the answer's other beats
     writers = {name for name, _, value in _scene_strings() if value.strip() == "+"}
     writers |= {
         path.name
-        for path in (ROOT / "scenes").glob("step*.py")
+        for path in (ROOT / "scenes").glob("*.py")
         if "DotProduct(" in path.read_text("utf-8") or "SumLine(" in path.read_text("utf-8")
     }
-    steps = {path.name for path in (ROOT / "scenes").glob("step*.py")}
+    steps = set(files.values()) | {"share_answer.py"}
     assert writers & steps <= checked
 
 

@@ -134,10 +134,17 @@ class DotProduct(VGroup):
         """The score the working ends on, ready to travel into a table."""
         return self.division.score
 
-    def play(self, scene: Scene, key_source: Mobject, *, run_time: float) -> None:
+    @property
+    def summed(self) -> VGroup:
+        """What the working shows before the division: the key, the products and their sum."""
+        return VGroup(self.key, self.products, self.pluses, self.equals, self.dot)
+
+    def play(
+        self, scene: Scene, key_source: Mobject, *, run_time: float, divide: bool = True
+    ) -> None:
         """The key comes down under the query; pair by pair the cells light up and their
         product appears under them; the products add up to the dot product, which is divided
-        by √dₖ into the score."""
+        by √dₖ into the score (unless not ``divide``: a grid divides every cell at once)."""
         scene.play(TransformFromCopy(key_source, self.key), run_time=run_time / 2)
         light: Mobject | None = None
         pair_time = run_time / max(2, len(self.products))
@@ -158,6 +165,8 @@ class DotProduct(VGroup):
             TransformFromCopy(self.products, self.dot),
             run_time=run_time / 2,
         )
+        if not divide:
+            return
         rest = [piece for piece in self.division if piece is not self.division.dot]
         scene.play(
             TransformFromCopy(self.dot, self.division.dot),

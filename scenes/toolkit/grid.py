@@ -105,7 +105,8 @@ class CellGrid(VGroup):
         """``content`` set to fit cell (i, j), in its middle (not yet in the grid)."""
         entry = figure(content, size=self.size, colour=colour)
         fit(entry, self.cell_width - PADDING / 2, self.cell_height * ENTRY_HEIGHT)
-        return entry.move_to(self.boxes[i][j])
+        # Above the boxes whatever order they are animated in (a box animated is drawn last).
+        return entry.move_to(self.boxes[i][j]).set_z_index(1)
 
     def numbers(
         self, texts: Sequence[Sequence[str]], *, colour: str = style.TEXT

@@ -1,0 +1,48 @@
+"""Day 004 and the shipped lessons show what they showed before lessons became lists of steps.
+
+``data/screens_before_series.json`` was recorded from 1cba27e, the last commit before steps
+became data: per lesson and scene, its beat ids, its captions and every distinct moment's texts
+on screen (consecutive repeats folded), as ``scenes.probe`` reads them.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from attention_core import Lesson, default_lesson, load_lesson
+from scenes import scenes_for
+from scenes.probe import run_dry
+
+ROOT = Path(__file__).parent.parent
+BEFORE = json.loads((Path(__file__).parent / "data" / "screens_before_series.json").read_text())
+
+
+def lesson_named(name: str) -> Lesson:
+    return default_lesson() if name == "default" else load_lesson(ROOT / "lessons" / f"{name}.toml")
+
+
+def screens(lesson: Lesson) -> dict[str, object]:
+    shown = {}
+    for scene in scenes_for(lesson):
+        probe = run_dry(scene, lesson)
+        moments: list[list[str]] = []
+        for moment in probe.moments:
+            texts = [" ".join(s.text.split()) for s in moment]
+            if not moments or moments[-1] != texts:
+                moments.append(texts)
+        beats = [beat.id for beat in probe.beats]
+        shown[scene.slug] = {"beats": beats, "captions": list(probe.captions), "moments": moments}
+    return shown
+
+
+CASES = [
+    pytest.param(name, marks=() if name == "default" else pytest.mark.lessons) for name in BEFORE
+]
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_every_moment_shows_what_it_showed_before(name: str) -> None:
+    assert screens(lesson_named(name)) == BEFORE[name]
