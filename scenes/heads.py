@@ -170,13 +170,12 @@ class Heads(LessonScene):
             )
 
     def mix(self) -> None:
-        """The grids make way; the joined vector times W_O gives the layer's output."""
+        """The grids make way; the joined vector times W_O, its first entry by hand, then the
+        rest, gives the layer's output."""
         product = self.output_product()
-        mixed = self.listed(self.worked.mixed[-1])
-        caption = self.caption("heads.caption.mix", mixed=mixed, token=self.newest.text)
         keep = VGroup(self.joined, self.joined_label)
         leaving = [m for m in self.mobjects if m is not self.heading_mob and m not in keep]
-        with self.beat(caption):
+        with self.beat(self.caption("heads.caption.mix")):
             self.play(*(FadeOut(m) for m in leaving), run_time=style.FAST)
             self.play(
                 ReplacementTransform(self.joined, product.x),
@@ -187,7 +186,11 @@ class Heads(LessonScene):
             )
             product.bring_in(self, None, FadeIn(self.w_o_label(product)), run_time=style.NORMAL)
             product.show_entry(self, 0, run_time=2 * style.SLOW)
+        mixed = self.listed(self.worked.mixed[-1])
+        caption = self.caption("heads.caption.mixed", mixed=mixed, token=self.newest.text)
+        with self.beat(caption):
             product.show_whole(self, columns=range(1, len(product.results)), run_time=style.SLOW)
+            self.play(Indicate(product.result, color=style.VALUE), run_time=style.NORMAL)
 
     # layout ------------------------------------------------------------------------------
 
