@@ -1,5 +1,8 @@
-"""The quick check of a lesson where every token asks: how much of one token's attention goes
-to another, its four options each a share a plausible slip of the hand would give."""
+"""The share quiz: how much of one token's attention goes to another, and three slips' shares.
+
+Asked in a lesson where every token asks; each wrong option is the share a plausible slip of the
+hand gives (:data:`SLIPS`), so that picking it tells the lecturer which step went wrong.
+"""
 
 from __future__ import annotations
 

@@ -1,7 +1,10 @@
 """The worked lesson: derived once, every number it shows held as the string it is shown as.
 
 :func:`worked` runs the maths once per lesson (``attend`` on the lesson and on the lesson with
-its rival) and formats each quantity once, through :mod:`attention_core.formatting`. The scenes,
+its rival; for the series, the grid where every token asks, open and masked, each head, the
+heads joined and × W_O, and the share quiz) and formats each quantity once, through
+:mod:`attention_core.formatting` (:mod:`attention_core.worked_grid` and
+:mod:`attention_core.worked_heads` hold the series' parts). The scenes,
 the handout, ``--check-lesson`` and the manifest read these strings instead of deriving and
 formatting their own, so they cannot disagree with each other, nor with the video.
 
@@ -298,7 +301,10 @@ class Worked:
 
     @cached_property
     def heads(self) -> tuple[HeadWork, ...]:
-        """Each head: its matrices, every token's projections, its attention grid."""
+        """Each head: its matrices, every token's projections, its attention grid; () in a
+        lesson without heads."""
+        if not self.lesson.heads:
+            return ()
         x, lesson = self._embeddings, self.lesson
         return tuple(
             worked_head(attend_head(x, head, lesson.mask), h, lesson.tokens)
@@ -307,7 +313,10 @@ class Worked:
 
     @cached_property
     def joined(self) -> tuple[tuple[str, ...], ...]:
-        """``joined[t]``: token t's outputs of every head, side by side, entry by entry."""
+        """``joined[t]``: token t's outputs of every head, side by side, entry by entry; () in a
+        lesson without heads."""
+        if not self.heads:
+            return ()
         return tuple(tuple(fmt.output_entry(x) for x in row) for row in self._joined)
 
     @cached_property
@@ -318,7 +327,9 @@ class Worked:
     @cached_property
     def mixed(self) -> tuple[tuple[str, ...], ...]:
         """``mixed[t]``: ``joined[t]`` × W_O, entry by entry (the joined entries themselves when
-        the lesson has no W_O)."""
+        the lesson has no W_O); () in a lesson without heads."""
+        if not self.heads:
+            return ()
         w_o = None if self.lesson.w_o is None else np.array(self.lesson.w_o, dtype=np.float64)
         return tuple(tuple(fmt.output_entry(x) for x in row) for row in mix(self._joined, w_o))
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 import numpy as np
 from manim import (
     DOWN,
-    LEFT,
     UP,
+    Brace,
     Create,
-    DashedVMobject,
     FadeIn,
     FadeOut,
     Indicate,
@@ -26,6 +25,7 @@ from scenes.toolkit.grid import heat
 
 __all__ = ["Mask"]
 
+FUTURE = 0.3  # opacity of what the first token cannot see: words not written yet
 FORMULA_Y = -2.1  # the scores plus the mask, under the grid
 NOTE_Y = -3.2  # the rule, under that
 
@@ -70,23 +70,30 @@ class Mask(LessonScene):
     def show_future(self) -> None:
         """The first token, being written: every later column is a word not there yet."""
         grid, tokens = self.grid, self.lesson.tokens
-        later = VGroup(*(grid.column_labels[j] for j in range(1, len(tokens))))
-        cells = VGroup(*(grid.boxes[0][j] for j in range(1, len(tokens))))
-        frame = DashedVMobject(
-            SurroundingRectangle(VGroup(later, cells), color=style.MUTED, buff=0.08)
+        later = range(1, len(tokens))
+        names = VGroup(*(grid.column_labels[j] for j in later))
+        looks = VGroup(*(grid.entry(0, j) for j in later))
+        row = SurroundingRectangle(
+            VGroup(grid.row_labels[0], grid.row(0)), color=style.token_colour(0), buff=0.1
         )
+        columns = VGroup(*(grid.boxes[-1][j] for j in later))
+        brace = Brace(columns, DOWN, buff=0.12, color=style.MUTED)
         tag = column_header(self.say("mask.word.future"), colour=style.MUTED)
-        fit(tag, frame.width).next_to(frame, DOWN, buff=0.15).align_to(frame, LEFT)
-        tag.set_y(grid.cells.get_bottom()[1] - 0.4)
-        self.future = VGroup(frame, tag)
+        fit(tag, 2 * grid.cells.width).next_to(brace, DOWN, buff=0.12)
+        self.future = VGroup(row, brace, tag)
         caption = self.caption(
             "mask.caption.future",
             query=tokens[0].short,
             later=self.listed([t.short for t in tokens[1:]]),
         )
         with self.beat(caption):
-            self.play(Indicate(grid.row_labels[0], color=style.token_colour(0)))
-            self.play(Create(frame), FadeIn(tag, shift=UP * 0.2), later.animate.set_opacity(0.3))
+            self.play(Create(row), Indicate(grid.row_labels[0], color=style.token_colour(0)))
+            self.play(
+                FadeIn(brace, shift=UP * 0.1),
+                FadeIn(tag, shift=UP * 0.2),
+                names.animate.set_opacity(FUTURE),
+                looks.animate.set_opacity(FUTURE),
+            )
 
     def state_rule(self) -> None:
         grid = self.grid
@@ -95,9 +102,11 @@ class Mask(LessonScene):
         self.rule = rule
         hidden = VGroup(*(grid.boxes[i][j] for i, j in self.hidden))
         with self.beat(self.caption("mask.caption.rule")):
+            later = range(1, len(self.lesson.tokens))
             self.play(
                 FadeOut(self.future),
                 grid.column_labels.animate.set_opacity(1),
+                *(grid.entry(0, j).animate.set_opacity(1) for j in later),
                 FadeIn(rule, shift=UP * 0.2),
             )
             self.play(Indicate(hidden, color=style.TEXT, scale_factor=1.05))

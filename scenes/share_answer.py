@@ -7,6 +7,7 @@ from manim import (
     LEFT,
     UP,
     FadeIn,
+    FadeOut,
     Indicate,
     LaggedStart,
     Mobject,
@@ -16,8 +17,17 @@ from manim import (
     Write,
 )
 
+from attention_core.worked import Quiz
 from scenes import style
-from scenes.helpers import budget_bar, fit, heading, inline, option_cards, text
+from scenes.helpers import (
+    balanced_paragraph,
+    budget_bar,
+    fit,
+    heading,
+    inline,
+    option_cards,
+    text,
+)
 from scenes.toolkit.figures import figure
 from scenes.toolkit.sums import SumLine
 
@@ -64,6 +74,28 @@ class ShareAnswer:
                 *(card.animate.fade(0.7) for card in others),
             )
 
+    def explain_slips(self) -> None:
+        """Under each wrong option, the slip of the hand that gives it."""
+        q = self.worked.share_quiz
+        notes = VGroup()
+        for card, slip in zip(self.options, q.slips, strict=True):
+            note = balanced_paragraph(
+                self.say(f"answer.line.slip_{slip}"), card[0].width - 0.2, colour=style.MUTED
+            )
+            notes.add(note.next_to(card, DOWN, buff=0.25))
+        self.slips = notes
+        wrong = [
+            self.say(
+                "answer.caption.share_slip",
+                letter=Quiz.letter_of(i),
+                slip=self.say(f"answer.line.slip_{slip}"),
+            )
+            for i, slip in enumerate(q.slips)
+            if slip != "right"
+        ]
+        with self.beat(self.caption("answer.caption.share_slips", slips=self.listed(wrong))):
+            self.play(LaggedStart(*(FadeIn(n, shift=DOWN * 0.1) for n in notes), lag_ratio=0.3))
+
     def work_share(self) -> None:
         """The asker's pulls added up, then the one asked about divided by their total."""
         asker, to, grid = self.asker, self.to, self.worked.share_quiz.grid
@@ -86,7 +118,7 @@ class ShareAnswer:
             share=cells[to].share,
         )
         with self.beat(caption):
-            self.play(self.options.animate.set_y(CARDS_Y), run_time=style.FAST)
+            self.play(self.options.animate.set_y(CARDS_Y), FadeOut(self.slips), run_time=style.FAST)
             self.play(FadeIn(self.sum, shift=UP * 0.2), run_time=style.NORMAL)
             self.play(
                 TransformFromCopy(self.sum.terms[to], pull),

@@ -75,12 +75,17 @@ HEAD_MOVE_PIECES = ((4, 5, 6), (2, 7), (8,))
 MASKED_HEAD_FORMULA = (*HEAD_FORMULA[:7], "+", "M", *HEAD_FORMULA[7:])
 MASKED_HEAD_ROLE_PIECES = {"Q": (4,), "K": (5,), "V": (10,), "M": (8,)}
 MASKED_HEAD_MOVE_PIECES = ((4, 5, 6, 7, 8), (2, 9), (10,))
-MULTI_HEAD = (
-    r"\mathrm{MultiHead}(Q, K, V)",
-    "=",
-    r"\mathrm{Concat}(\mathrm{head}_1, \dots, \mathrm{head}_h)",
-    "W^O",
-)
+
+
+def multi_head() -> tuple[str, ...]:
+    """MultiHead(Q, K, V) = Concat(head₁, …, head_h)W^O in pieces, as the paper writes it."""
+    first = fmt.number(1)
+    return (
+        r"\mathrm{MultiHead}(Q, K, V)",
+        "=",
+        rf"\mathrm{{Concat}}(\mathrm{{head}}_{first}, \dots, \mathrm{{head}}_h)",
+        "W^O",
+    )
 
 
 @dataclass(frozen=True)
@@ -185,7 +190,7 @@ class Step2BigPicture(LessonScene):
             self.formula_name = text(self.say("big_picture.word.attention"), size=FORMULA_SIZE)
             whole = inline(self.formula_name, self.formula, buff=0.06)
         else:  # a head's formula under the heads joined: MultiHead(Q, K, V) = Concat(…)W^O
-            self.formula_name = math(*MULTI_HEAD, size=FORMULA_SIZE * HEADS_LINE)
+            self.formula_name = math(*multi_head(), size=FORMULA_SIZE * HEADS_LINE)
             whole = VGroup(self.formula_name, self.formula).arrange(DOWN, buff=HEADS_GAP)
         fit(whole, CARD_WIDTH * 3).move_to(UP * FORMULA_Y)
         self.formula_block = VGroup(whole)

@@ -95,6 +95,7 @@ class Step7Answer(ShareAnswer, LessonScene):
     def construct(self) -> None:
         if isinstance(self.lesson.quiz, ShareQuiz):
             self.reveal_share()
+            self.explain_slips()
             self.work_share()
             self.show_row_budget()
             if self.lesson.mask and not self.lesson.heads:  # the same row, unmasked
@@ -110,7 +111,8 @@ class Step7Answer(ShareAnswer, LessonScene):
         self.lay_out_card()
         self.recap_moves()
         self.show_takeaway()
-        self.check_in_code()
+        if self.coded:
+            self.check_in_code()
         self.refer()
 
     # beats -------------------------------------------------------------------------------
@@ -302,18 +304,24 @@ class Step7Answer(ShareAnswer, LessonScene):
         words = balanced_paragraph(lesson.takeaway, WIDTH - label.width - CARD_GAP)
         words.next_to(label, RIGHT, buff=CARD_GAP, aligned_edge=UP)
         self.takeaway = VGroup(label, words)
-        lines = self.worked.code
-        self.typed, self.run = listing(lines[:-1]), listing(lines)
         answer = self.answer_block()
-        code_width = WIDTH - answer.width - CARD_GAP
-        # Both listings share one scale, so the typed lines land exactly on the finished ones.
-        scale = min(style.SMALL_SIZE / CODE_SIZE, code_width / self.run.width)
-        for code in (self.typed, self.run):
-            code.scale(scale)
-        self.run.code_lines[-1].set_color(style.VALUE)
-        self.code = tagged(self.say("answer.word.check"), self.run, colour=style.KEY)
-        middle = VGroup(self.code, answer).arrange(RIGHT, buff=CARD_GAP, aligned_edge=UP)
         self.answer = answer
+        # Day 004's code check types its one query's scores; a grid lesson's answer is read off
+        # another row (the asker's), which worked() has no listing of yet: none is shown.
+        self.coded = not isinstance(lesson.quiz, ShareQuiz)
+        if self.coded:
+            lines = self.worked.code
+            self.typed, self.run = listing(lines[:-1]), listing(lines)
+            code_width = WIDTH - answer.width - CARD_GAP
+            # Both listings share one scale, so the typed lines land on the finished ones.
+            scale = min(style.SMALL_SIZE / CODE_SIZE, code_width / self.run.width)
+            for code in (self.typed, self.run):
+                code.scale(scale)
+            self.run.code_lines[-1].set_color(style.VALUE)
+            self.code = tagged(self.say("answer.word.check"), self.run, colour=style.KEY)
+            middle = VGroup(self.code, answer).arrange(RIGHT, buff=CARD_GAP, aligned_edge=UP)
+        else:
+            middle = VGroup(answer)
         rows = [self.moves, self.takeaway, middle]
         if lesson.references:
             refs = VGroup(*(reference(r.text, r.where) for r in lesson.references))
@@ -326,7 +334,8 @@ class Step7Answer(ShareAnswer, LessonScene):
         for row in rows[1:]:
             row.set_x(LEFT_X + row.width / 2)
         rows_between(rows, CARD_TOP, CARD_BOTTOM)
-        self.typed.move_to(self.run, aligned_edge=UP + LEFT)
+        if self.coded:
+            self.typed.move_to(self.run, aligned_edge=UP + LEFT)
 
     def card_moves(self) -> list[list[Mobject]]:
         """The card's three moves with the lesson's numbers: scores, shares, the output."""

@@ -69,9 +69,10 @@ def test_every_number_on_screen_comes_from_the_maths(scene, lesson_name) -> None
     assert not stray, f"{scene.__name__} shows numbers attention_core never made: {stray}"
 
 
-SUM_STEPS = ("score", "softmax", "rival", "all_queries", "answer")
+SUM_STEPS = ("score", "softmax", "rival", "all_queries", "answer", "big_picture", "mask")
 """The kinds that write sums out: q·k term by term (score, rival, all_queries), the total of
-the pulls (softmax), and a row's pulls added up (answer, where every token asks)."""
+the pulls (softmax), a row's pulls added up (answer, where every token asks), and the masked
+formula's QKᵀ/√dₖ + M (big_picture, mask), which must hold no numbers that do not add up."""
 SUM_CASES = [(scene, name) for scene, name in CASES if scene.slug in SUM_STEPS]
 
 
@@ -205,6 +206,10 @@ NOT_PROSE = {
     "DejaVu Sans Mono",  # style.MONO, a font name
     "one-dark",  # the code listing's colour scheme
     "softmax",  # inside the formula: the function's name, as in code (torch.softmax)
+    # Multi-head attention's formula as the paper writes it (§3.2.2): names of its functions.
+    "MultiHead",
+    "Concat",
+    "head",
     '<span font_features="tnum">',  # Pango markup: a figure's digits all as wide (tabular)
     "</span>",
 }
@@ -254,20 +259,25 @@ def test_the_translated_lesson_translates_every_entry() -> None:
     assert untranslated == ["big_picture.line.paper"]
 
 
+TRANSLATIONS = (TRANSLATED, "day005_masked_greek")
+"""The shipped lessons in another language: Day 004 and Day 005 in Greek."""
+TRANSLATED_CASES = [(scene, name) for scene, name in CASES if name in TRANSLATIONS]
+
+
 @pytest.mark.lessons
-@pytest.mark.parametrize("scene", SCENES, ids=[s.__name__ for s in SCENES])
-def test_a_translated_lesson_shows_and_says_no_english(scene) -> None:
+@pytest.mark.parametrize(("scene", "lesson_name"), params(TRANSLATED_CASES))
+def test_a_translated_lesson_shows_and_says_no_english(scene, lesson_name) -> None:
     """English words of the template never reach the screen or the captions of a translation,
     except those the translation itself uses and the lesson's own texts (names, a quoted title);
     the code listing is Python, and is left out."""
-    lesson = LESSONS[TRANSLATED]
+    lesson = LESSONS[lesson_name]
     a = attend(lesson)
     listing = set(fmt.torch_check(a.scores, a.dots, a.d_k))
     english_only = _words(*english().values()) - _words(
         *lesson.words.values(), *lesson_texts(lesson)
     )
     assert len(english_only) > 100  # the check below has plenty to catch
-    found = probe(scene, TRANSLATED)
+    found = probe(scene, lesson_name)
     for shown in [*found.strings, *found.captions]:
         if set(shown.splitlines()) <= listing:
             continue

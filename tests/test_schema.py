@@ -90,3 +90,41 @@ def test_the_schema_refuses_every_bad_field_it_can_state(
     refused = any(True for _ in VALIDATOR.iter_errors(data))
     beyond = any(fragment in message for fragment in BEYOND_SCHEMA)
     assert refused != beyond, f"{message!r}: schema {'refuses' if refused else 'accepts'} it"
+
+
+WRITING = ROOT / "README.md"
+
+
+def _section() -> str:
+    text = WRITING.read_text("utf-8")
+    return text[text.index("## Writing a lesson") : text.index("### Translating the video")]
+
+
+def test_writing_a_lesson_documents_every_field_of_the_schema() -> None:
+    section, properties = _section(), schema.lesson_schema()["properties"]
+    for name in properties:
+        assert any(f"`{shown}`" in section for shown in (name, f"[{name}]", f"[[{name}]]")), name
+    for table, path in (("tokens", "tokens[i]"), ("heads", "heads[h]")):
+        for name in properties[table]["items"]["properties"]:
+            assert f"`{path}.{name}`" in section or f"`.{name}`" in section, f"{table}.{name}"
+    for variant in properties["quiz"]["oneOf"]:
+        for name in variant["properties"]:
+            assert f"`{name}`" in section, f"quiz.{name}"
+
+
+def test_the_heads_example_of_writing_a_lesson_is_a_lesson() -> None:
+    """The README's example, with the fields it leaves out and a third token, loads."""
+    section = _section()
+    example = section[section.index("```toml\n#:schema", section.index("### Steps")) :]
+    data = tomllib.loads(example[len("```toml\n") : example.index("```", 8)])
+    full = {**edit("title", "Many heads, by hand"), **data}
+    for name in ("query", "rival"):
+        del full[name]
+    more = ([0, 1, 0.5], [1, 1, 0])
+    full["tokens"] = [
+        *data["tokens"],
+        *({"text": "more", "short": f"t{i}", "embedding": x} for i, x in enumerate(more)),
+    ]
+    lesson = parse_lesson(full)
+    assert (len(lesson.heads), lesson.tokens[0].query) == (2, (0.5, 1.0))
+    assert list(VALIDATOR.iter_errors(full)) == []

@@ -132,7 +132,7 @@ G_BAD: list[tuple[tuple[tuple[str, Any], ...], str]] = [
             ("tokens.1.query", DELETE),
             ("tokens.2.query", DELETE),
             ("query", [1, 0, 1, 0]),
-        ),  # noqa: E501
+        ),
         f"steps[1] {STEP}: tokens[0].query: missing",
     ),
     # The mask.
@@ -140,6 +140,16 @@ G_BAD: list[tuple[tuple[tuple[str, Any], ...], str]] = [
     ((("mask", "future"),), 'steps[2] "mask": mask: expected one of "causal", got \'future\''),
     ((("mask", True),), 'steps[2] "mask": mask: expected one of "causal", got True'),
     ((("steps", ["title", "mask"]), ("mask", "none")), 'steps[1] "mask": mask: expected one of'),
+    (
+        (
+            ("tokens.0.query", DELETE),
+            ("tokens.1.query", DELETE),
+            ("tokens.2.query", DELETE),
+            ("query", [1, 0, 1, 0]),
+            ("steps", ["title", "score"]),
+        ),
+        "mask: 'causal' needs every token's own query",
+    ),
     # Fields that belong to a heads lesson.
     (
         (("tokens.0.embedding", [1, 2]),),
@@ -195,7 +205,8 @@ G_BAD: list[tuple[tuple[tuple[str, Any], ...], str]] = [
             ("tokens.2.query", DELETE),
             ("query", [1, 0, 1, 0]),
             ("steps", ["title", "answer"]),
-        ),  # noqa: E501
+            ("mask", DELETE),
+        ),
         'steps[1] "answer": quiz.asker: this quiz asks how one token attends to another: every '
         "token needs its own query",
     ),
@@ -369,3 +380,34 @@ def test_render_refuses_a_bad_series_lesson_with_exit_2(
     err = capsys.readouterr().err
     assert f"lesson: {message}" in err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("base", [MASKED, HEADS], ids=["masked", "heads"])
+def test_check_lesson_prints_the_series_numbers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], base: Any
+) -> None:
+    import render
+    from attention_core.worked import worked
+
+    path = tmp_path / "lesson.toml"
+    path.write_text(to_toml(base()), "utf-8")
+    assert render.main(["--check-lesson", str(path)]) == 0
+    printed = capsys.readouterr().out
+    w = worked(parse_lesson(base()))
+    grids = [head.grid for head in w.heads] or [w.grid]
+    for grid in grids:
+        for row, cells in zip(grid.rows, grid.cells, strict=True):
+            assert row.output in printed
+            assert all(cell.share in printed for cell in cells if not cell.hidden)
+    for shown in (*w.share_quiz.options, w.share_quiz.answer, *(x for r in w.mixed for x in r)):
+        assert shown in printed
+
+
+@pytest.mark.parametrize("base", [MASKED, HEADS], ids=["masked", "heads"])
+def test_the_handout_of_a_series_lesson_shows_its_one_query_numbers(base: Any) -> None:
+    from attention_core.worked import worked
+    from publish.kit.handout import handout_html
+
+    lesson = parse_lesson(base())
+    page = handout_html(lesson)
+    assert all(row.share in page for row in worked(lesson).before.rows)

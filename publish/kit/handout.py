@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from attention_core import SCALING_SECTION, Lesson
+from attention_core import Quiz as FillerQuiz
 from attention_core import formatting as fmt
 from attention_core.worked import Quiz, Row, Worked, worked
 from publish.kit.webpage import STYLE_BASE, page
@@ -58,8 +59,10 @@ def handout_html(lesson: Lesson) -> str:
         *_score(w),
         *_softmax(w),
         *_mix(w),
-        *_rival(w),
-        *_quiz(w),
+        # A lesson of the series may have no rival, or the share quiz: the handout then shows
+        # Day 004's part it has (the grid and the heads have no handout section yet).
+        *(_rival(w) if lesson.rival is not None else []),
+        *(_quiz(w) if isinstance(lesson.quiz, FillerQuiz) else []),
         f"<section><h2>{say(lesson, 'handout.heading.takeaway')}</h2>",
         f"<p class=lead>{_text(lesson.takeaway)}</p>",
         f"<p class=muted>{_text(lesson.citation.source)}: {_text(lesson.citation.finding)}</p>",

@@ -128,7 +128,7 @@ class CellGrid(VGroup):
     def entry(self, i: int, j: int) -> Figure:
         """The number cell (i, j) shows now."""
         shown = self.entries[i][j]
-        assert shown is not None, f"cell ({i}, {j}) is empty"
+        assert shown is not None  # put() a number in first
         return shown
 
     def shade(self, values: Sequence[Sequence[float]], *, peak: float = 1.0) -> list[Animation]:
