@@ -19,6 +19,7 @@ from manim import (
     VGroup,
 )
 
+from attention_core.worked import MatVec as WorkedProduct
 from scenes import style
 from scenes.base import LessonScene
 from scenes.helpers import column_header, math, token_names
@@ -42,6 +43,14 @@ SIGN_ROOM = 0.45  # each of the working's · and = with the gaps either side
 DIMMED = 0.7  # how far the rows not being worked fade back
 ROLES = ("q", "k", "v")
 COLOURS = {"q": style.QUERY, "k": style.KEY, "v": style.VALUE}
+
+
+class Matrices(VGroup):
+    """A head's three matrices, each under its label; ``parts`` holds each matrix by role."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: dict[str, WeightMatrix] = {}
 
 
 class Projections(LessonScene):
@@ -277,11 +286,9 @@ class Projections(LessonScene):
         )
         return cells.move_to([self.lefts[column], self.row_y(row), 0], aligned_edge=LEFT)
 
-    def head_matrices(self, h: int) -> VGroup:
-        """Head h's W_Q, W_K and W_V along the band's right, each under its label; the
-        group's ``parts`` holds each matrix by role."""
-        matrices = VGroup()
-        matrices.parts = {}
+    def head_matrices(self, h: int) -> Matrices:
+        """Head h's W_Q, W_K and W_V along the band's right, each under its label."""
+        matrices = Matrices()
         for r in ROLES:
             matrix = self.matrix(h, r)
             label = math(f"W_{r.upper()}", colour=COLOURS[r])
@@ -366,6 +373,7 @@ class Projections(LessonScene):
     def vector(self, h: int, t: int, role: str) -> str:
         return self.work(h, t, role).vector
 
-    def work(self, h: int, t: int, role: str):
+    def work(self, h: int, t: int, role: str) -> WorkedProduct:
         """The worked x · W of token t through head h's matrix for ``role``."""
-        return getattr(self.heads[h].projections[t], role)
+        product: WorkedProduct = getattr(self.heads[h].projections[t], role)
+        return product

@@ -145,9 +145,10 @@ class MatVec(VGroup):
         matrix.shift(UP * (x.get_top()[1] - matrix.get_top()[1]))  # hangs from x's line
         self.equals.next_to(matrix, RIGHT, buff=SIGN_GAP).match_y(x)
         self.result.next_to(self.equals, RIGHT, buff=SIGN_GAP).match_y(x)
-        self.terms = VGroup(
-            *(Terms(p, r, colour=colour, size=size) for p, r in zip(pairs, results, strict=True))
-        )
+        self.lines = [
+            Terms(p, r, colour=colour, size=size) for p, r in zip(pairs, results, strict=True)
+        ]
+        self.terms = VGroup(*self.lines)
         floor = min(matrix.get_bottom()[1], x.get_bottom()[1]) - TERMS_DROP
         for line in self.terms:
             fit(line, width)
@@ -161,7 +162,7 @@ class MatVec(VGroup):
     def show_entry(self, scene: Scene, j: int, *, run_time: float) -> None:
         """Entry j: x and column j light up pair by pair, each pair's term appearing on the
         line under them; the terms add up, and the total lands in the result's cell j."""
-        line = self.terms[j]
+        line = self.lines[j]
         light: Mobject | None = None
         pair_time = run_time / (len(line.factors) + 2)
         for i, term in enumerate(line.factors):
@@ -228,8 +229,11 @@ def factors(work: Any) -> tuple[tuple[tuple[str, str], ...], ...]:
     """A worked x · W's terms per column as (x, w) pairs: its ``factors``, or its ``pairs``
     (``1×0.5``) split at the sign."""
     if hasattr(work, "factors"):
-        return work.factors
-    return tuple(
-        tuple(tuple(term.split("×", 1)) for term in column)  # type: ignore[misc]
-        for column in work.pairs
-    )
+        given: tuple[tuple[tuple[str, str], ...], ...] = work.factors
+        return given
+    return tuple(tuple(_split(term) for term in column) for column in work.pairs)
+
+
+def _split(term: str) -> tuple[str, str]:
+    x, _, w = term.partition("×")
+    return x, w
