@@ -187,7 +187,7 @@ def shown_sums(moments: list[list[Shown]]) -> set[tuple[tuple[str, ...], str]]:
     found = set()
     for moment in moments:
         for line in _lines(moment):
-            words = line.split()
+            words = line.replace("×", " \\times ").split()  # x·W's terms: 1 × 0.5
             for i, word in enumerate(words):
                 if word != "=":
                     continue

@@ -21,6 +21,7 @@ from attention_core import (
 )
 from attention_core import formatting as fmt
 from attention_core.steps import KINDS
+from attention_core.worked import worked
 from scenes import SCENES, LessonScene, scenes_for
 
 from .lessons import lesson_files
@@ -69,10 +70,20 @@ def test_every_number_on_screen_comes_from_the_maths(scene, lesson_name) -> None
     assert not stray, f"{scene.__name__} shows numbers attention_core never made: {stray}"
 
 
-SUM_STEPS = ("score", "softmax", "rival", "all_queries", "answer", "big_picture", "mask")
+SUM_STEPS = (
+    "score",
+    "softmax",
+    "rival",
+    "all_queries",
+    "answer",
+    "big_picture",
+    "mask",
+    "projections",
+)
 """The kinds that write sums out: q·k term by term (score, rival, all_queries), the total of
 the pulls (softmax), a row's pulls added up (answer, where every token asks), and the masked
-formula's QKᵀ/√dₖ + M (big_picture, mask), which must hold no numbers that do not add up."""
+formula's QKᵀ/√dₖ + M (big_picture, mask), which must hold no numbers that do not add up; and
+x · W entry by entry (projections: exact, as the embeddings and matrices have one place)."""
 SUM_CASES = [(scene, name) for scene, name in CASES if scene.slug in SUM_STEPS]
 
 
@@ -92,6 +103,11 @@ def test_shown_parts_add_up_to_the_shown_total(scene, lesson_name) -> None:
     sums = shown_sums(moments)
     if scene.slug in ("all_queries", "answer"):
         _grid_sums_found(scene.slug, lesson, sums)
+        return
+    if scene.slug == "projections":  # the newest token's q in head 1, entry by entry
+        q = worked(lesson).heads[0].projections[-1].q
+        if len(lesson.tokens[-1].embedding or ()) > 1:
+            assert set(q.entries) <= {equals for _, equals in sums}
         return
     a = attend(lesson) if scene.slug != "rival" else attend(with_rival(lesson))
     if a.d_k > 1 and scene.slug in ("score", "rival"):
