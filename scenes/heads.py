@@ -35,7 +35,8 @@ GRID_GAP = 0.6  # between two heads' grids
 OUTPUT_Y = -2.55  # each head's output for the newest token, under its grid
 JOINED_Y = -3.45
 MAX_CELL = 0.85
-PRODUCT_TOP = 1.2  # the W_O product, once the grids have made way
+PRODUCT_TOP = 1.3  # the W_O product, once the grids have made way
+GROWTH = 1.4  # how much larger than the joined vector the product may be drawn, room allowing
 FLOOR = -3.85
 TERMS_ROOM = 0.95  # under the product's matrix: its terms' line
 SIGN_ROOM = 0.45  # each of the product's · and = with the gaps either side
@@ -286,7 +287,7 @@ class Heads(LessonScene):
         result = len(w_o[0]) * (self.joined.cell_width + CELL_GAP)
         wide = x.width + matrix.width + result + 4 * SIGN_ROOM
         tall = PRODUCT_TOP - FLOOR - TERMS_ROOM
-        factor = min(1.0, (RIGHT_X - LEFT_X - 0.3) / wide, tall / matrix.height)
+        factor = min(GROWTH, (RIGHT_X - LEFT_X - 0.3) / wide, tall / matrix.height)
         x.scale(factor, about_point=x.get_corner(UP + LEFT))
         matrix.scale(factor)
         joined_entries, w_o_entries = w.joined[-1], w.w_o

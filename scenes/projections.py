@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from manim import (
+    DOWN,
     LEFT,
     RIGHT,
     UP,
@@ -29,12 +30,13 @@ from scenes.toolkit.vectors import CELL_GAP, VectorCells, cell_width
 __all__ = ["Projections"]
 
 LEFT_X, RIGHT_X = -6.6, 6.6
-HEADER_Y = 2.3  # the table's column headers, under the heading
-ROWS_TOP, ROWS_BOTTOM = 2.05, 0.05  # the tokens' rows
+HEADER_Y = 2.15  # the table's column headers, under the heading
+ROWS_TOP, ROWS_BOTTOM = 1.9, 0.0  # the tokens' rows
+TABLE_DROP = 1.4  # how far below its place the table first shows, alone
 MAX_PITCH = 0.6
 NAME_WIDTH = 1.3
 COLUMN_GAP = 0.45  # between the table's vector columns
-BAND_TOP = -0.35  # the working band: the head's matrices and one product at a time
+BAND_TOP = -0.4  # the working band: the head's matrices and one product at a time
 FLOOR = -3.85
 LABEL_DROP = 0.4  # from a matrix's label down to its top row
 TERMS_ROOM = 0.95  # under the working's matrix: its terms' line
@@ -73,6 +75,8 @@ class Projections(LessonScene):
     def show_embeddings(self) -> None:
         """The heading comes in with the tokens and their embeddings."""
         rows = [VGroup(n, x) for n, x in zip(self.names, self.embeddings, strict=True)]
+        self.table = VGroup(self.headers["token"], self.headers["x"], *rows)
+        self.table.shift(DOWN * TABLE_DROP)  # alone, mid-frame; it rises when the matrices come
         caption = self.caption("projections.caption.embeddings")
         self.open_with_heading(
             caption,
@@ -87,6 +91,7 @@ class Projections(LessonScene):
             head=self.heads[h].number,
         )
         with self.beat(caption):
+            self.play(self.table.animate.shift(UP * TABLE_DROP), run_time=style.FAST)
             self.play(
                 FadeIn(self.matrices, shift=UP * 0.2),
                 FadeIn(VGroup(*(self.headers[r] for r in ROLES)), self.head_tag),
