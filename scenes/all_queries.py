@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from manim import (
@@ -13,12 +14,14 @@ from manim import (
     FadeOut,
     Indicate,
     LaggedStart,
+    Mobject,
     ReplacementTransform,
     TransformFromCopy,
     VGroup,
 )
 
 from attention_core import Token
+from attention_core.worked import Grid, GridRow
 from scenes import style
 from scenes.base import LessonScene
 from scenes.helpers import column_header, fit, inline, math
@@ -27,20 +30,32 @@ from scenes.toolkit.figures import FigureVector, figure
 from scenes.toolkit.grid import CellGrid, heat
 from scenes.toolkit.vectors import VectorCells, cell_width
 
-__all__ = ["AllQueries", "Pair", "attention_grid", "axis_labels", "output_column", "shown_grid"]
+__all__ = [
+    "AllQueries",
+    "Pair",
+    "attention_grid",
+    "axis_labels",
+    "output_column",
+    "shown_grid",
+    "value_columns",
+]
 
 LEFT_X, RIGHT_X = -6.6, 6.6
-GRID_TOP = 2.35  # under the heading
+GRID_TOP = 2.15  # under the heading, a clear gap below it (what frame_usage takes for its end)
 AXIS_ROOM = 0.4  # above the grid's names: which way it reads (QUERY, KEY)
 AXIS_GAP = 0.15
 GRID_WIDTH = 8.4  # the most the grid takes; the outputs get what it leaves
-GRID_HEIGHT = 3.75
+GRID_HEIGHT = 3.55
 OUTPUT_GAP = 0.5  # the grid's last column to the outputs
 WORK_TOP = -1.75  # the working of one cell, under the grid
 FLOOR = -3.8
 WORK_LEFT = -5.9  # right of the q and k labels
 WORK_CELL_HEIGHT = 0.55
 FITTING_ROUNDS = 4
+VALUE_GAP = 0.35  # the grid's last row to the values under it
+VALUE_CELL = 0.45  # the tallest a value's cell may be
+VALUE_CELL_GAP = 0.06
+VALUE_WIDTH = 0.7  # of a grid cell's width, the most a value's cell takes
 
 
 @dataclass(frozen=True)
@@ -55,7 +70,7 @@ class Pair:
     score: str
 
 
-def shown_grid(scene: LessonScene):
+def shown_grid(scene: LessonScene) -> Grid:
     """The grid before any mask: what the all-queries step works out and the mask starts from."""
     return scene.worked.open_grid if "mask" in scene.lesson.steps else scene.worked.grid
 
@@ -100,7 +115,9 @@ def axis_labels(scene: LessonScene, grid: CellGrid) -> VGroup:
     return VGroup(rows, columns)
 
 
-def output_column(scene: LessonScene, grid: CellGrid, rows) -> tuple[VGroup, VGroup]:
+def output_column(
+    scene: LessonScene, grid: CellGrid, rows: Sequence[GridRow]
+) -> tuple[VGroup, VGroup]:
     """The ``OUTPUT`` header and each row's output, right of the grid: ``(header, outputs)``."""
     header = column_header(scene.say("common.word.output"), colour=style.VALUE)
     left = grid.cells.get_right()[0] + OUTPUT_GAP
@@ -111,6 +128,31 @@ def output_column(scene: LessonScene, grid: CellGrid, rows) -> tuple[VGroup, VGr
         outputs.add(vector.move_to([left, grid.boxes[i][0].get_y(), 0], aligned_edge=LEFT))
     header.move_to([left, grid.column_labels.get_y(), 0], aligned_edge=LEFT)
     return VGroup(header), outputs
+
+
+def value_columns(grid: CellGrid, data: Grid) -> tuple[VGroup, Mobject]:
+    """Each token's value as a column of cells under its column of the grid, and a ``V``:
+    a row of weights times these is that row's output (AV). Returns ``(columns, letter)``."""
+    values, rows = data.attention.values, data.rows
+    peak = float(abs(values).max())
+    top = grid.cells.get_bottom()[1] - VALUE_GAP
+    slots = len(rows[0].values)
+    height = min(VALUE_CELL, (top - FLOOR) / slots - VALUE_CELL_GAP)
+    columns = VGroup()
+    for j, row in enumerate(rows):
+        cells = VectorCells(
+            values[j],
+            style.VALUE,
+            texts=row.values,
+            width=min(grid.cell_width * VALUE_WIDTH, cell_width(row.values)),
+            height=height,
+            peak=peak,
+        )
+        cells.arrange(DOWN, buff=VALUE_CELL_GAP)
+        columns.add(cells.move_to([grid.boxes[0][j].get_x(), top, 0], aligned_edge=UP))
+    letter = math("V", colour=style.VALUE).next_to(columns, LEFT, buff=0.3)
+    letter.set_x(grid.row_labels.get_x())
+    return columns, letter
 
 
 class AllQueries(LessonScene):
@@ -226,9 +268,25 @@ class AllQueries(LessonScene):
         caption = self.caption(
             "all_queries.caption.output_first", query=self.name(0), output=rows[0].output
         )
+        self.values, self.v_letter = value_columns(self.grid, self.data)
         with self.beat(caption):
-            self.play(FadeOut(self.budgets), FadeIn(header), run_time=style.FAST)
-            self.play(TransformFromCopy(self.row_entries(0), self.outputs[0]), run_time=style.SLOW)
+            self.play(
+                FadeOut(self.budgets),
+                FadeIn(header),
+                FadeIn(self.v_letter),
+                LaggedStart(
+                    *(
+                        TransformFromCopy(label, value)
+                        for label, value in zip(self.grid.column_labels, self.values, strict=True)
+                    ),
+                    lag_ratio=0.2,
+                ),
+                run_time=style.NORMAL,
+            )
+            self.play(
+                TransformFromCopy(VGroup(self.row_entries(0), *self.values), self.outputs[0]),
+                run_time=style.SLOW,
+            )
 
     def output_rest(self) -> None:
         with self.beat(self.caption("all_queries.caption.output_rest")):

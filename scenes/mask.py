@@ -17,7 +17,7 @@ from manim import (
 )
 
 from scenes import style
-from scenes.all_queries import attention_grid, axis_labels, output_column
+from scenes.all_queries import attention_grid, axis_labels, output_column, value_columns
 from scenes.base import LessonScene
 from scenes.helpers import column_header, fit, math, text
 from scenes.toolkit.figures import Figure
@@ -64,8 +64,10 @@ class Mask(LessonScene):
                 grid.boxes[i][j].set_fill(grid.colour, opacity=heat(float(weights[i][j]), 1.0))
         self.axes = axis_labels(self, grid)
         self.output_header, self.outputs = output_column(self, grid, self.open.rows)
-        self.add(grid, self.axes, self.output_header, self.outputs)
-        self.open_with_heading(self.caption("mask.caption.heading"))
+        values = VGroup(*value_columns(grid, self.open))
+        self.add(grid, self.axes, self.output_header, self.outputs, values)
+        # The values make way for what the mask needs under the grid.
+        self.open_with_heading(self.caption("mask.caption.heading"), FadeOut(values))
 
     def show_future(self) -> None:
         """The first token, being written: every later column is a word not there yet."""

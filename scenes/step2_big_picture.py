@@ -136,6 +136,7 @@ GLYPH_SIZE = 36
 FOOTER_Y = -3.3
 LEGEND_Y = -1.1  # the legend's middle: between the formula and the footer
 LEGEND_PITCH = 0.9
+MASK_PITCH, MASK_Y = 0.75, -1.35
 DIM = 0.25  # opacity of the formula's other pieces while one move is lit
 
 
@@ -337,6 +338,8 @@ class Step2BigPicture(LessonScene):
 
     def legend_lines(self) -> VGroup:
         """Q, K and V each with what it holds, in its colour, as a block under the formula."""
+        # Four lines (the mask's too) sit closer and lower, clear of the formula's citation.
+        pitch, middle = (LEGEND_PITCH, LEGEND_Y) if len(self.roles) == 3 else (MASK_PITCH, MASK_Y)
         lines = VGroup()
         for role in self.roles:
             letter = math(role.letter, size=style.MATH_SIZE, colour=role.colour)
@@ -345,11 +348,11 @@ class Step2BigPicture(LessonScene):
             )
             lines.add(VGroup(letter, words).arrange(RIGHT, buff=0.35))
         for i, line in enumerate(lines):
-            line.move_to(DOWN * i * LEGEND_PITCH, aligned_edge=LEFT)
+            line.move_to(DOWN * i * pitch, aligned_edge=LEFT)
         for line in lines:
             line[1].align_to(lines[0][1], LEFT)
         fit(lines, CARD_WIDTH * 3)
-        return lines.move_to(UP * LEGEND_Y)
+        return lines.move_to(UP * middle)
 
     def move_cards(self) -> list[VGroup]:
         """One card per move: frame, name, meaning, and the move in symbols."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 from manim import (
     DOWN,
@@ -19,13 +20,14 @@ from manim import (
     VGroup,
 )
 
-from attention_core.worked import Row, Worked
+from attention_core import Token
+from attention_core.worked import Worked
 from scenes import style
 from scenes.helpers import inline, math
 from scenes.toolkit.figures import Figure, figure
 from scenes.toolkit.vectors import CELL_GAP, VectorCells
 
-__all__ = ["DotProduct", "Division", "column_gap"]
+__all__ = ["DotProduct", "Division", "Pairing", "column_gap"]
 
 ROW_GAP = 0.12  # between the query's cells and the key's under them
 PRODUCT_DROP = 0.55  # from the key's cells down to the products' middle
@@ -38,6 +40,22 @@ def column_gap(cell_width: float, products: Sequence[str], *, size: float) -> fl
     widest = max(figure(p, size=size).width for p in products)
     plus = figure("+", size=size).width
     return max(CELL_GAP, widest + plus + 2 * SIGN_ROOM - cell_width)
+
+
+class Pairing(Protocol):
+    """What the working reads of one query–key pair: a worked lesson's ``Row`` (step 3), or a
+    grid cell with its key's row (``scenes.all_queries.Pair``)."""
+
+    @property
+    def of(self) -> Token: ...
+    @property
+    def key_entries(self) -> tuple[str, ...]: ...
+    @property
+    def factors(self) -> tuple[str, ...]: ...
+    @property
+    def dot(self) -> str: ...
+    @property
+    def score(self) -> str: ...
 
 
 class Division(VGroup):
@@ -81,7 +99,7 @@ class DotProduct(VGroup):
         self,
         query: VectorCells,
         worked: Worked,
-        row: Row,
+        row: Pairing,
         *,
         width: float,
         score_colour: str = style.QUERY,
