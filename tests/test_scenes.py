@@ -20,6 +20,7 @@ from attention_core import (
     with_rival,
 )
 from attention_core import formatting as fmt
+from attention_core.heads import attend_heads
 from attention_core.steps import KINDS
 from attention_core.worked import worked
 from scenes import SCENES, LessonScene, scenes_for
@@ -126,7 +127,12 @@ def _grid_sums_found(slug: str, lesson: Any, sums: set[tuple[tuple[str, ...], st
         if grid.d_k > 1:
             assert {fmt.number(d) for d in grid.dots[0]} <= {equals for _, equals in sums}
     elif isinstance(lesson.quiz, ShareQuiz):
-        grid = attend_grid(lesson)
+        # the grid asked about: in a heads lesson, the quiz's own head's
+        grid = (
+            attend_heads(lesson).heads[lesson.quiz.head].grid
+            if lesson.heads
+            else attend_grid(lesson)
+        )
         pulls = tuple("0" if p == 0 else fmt.pull(p) for p in grid.pulls[lesson.quiz.asker])
         assert (pulls, fmt.pull(grid.totals[lesson.quiz.asker])) in sums
 
