@@ -20,7 +20,7 @@ from scenes.probe import NUMBER, Probe, run_dry
 from scenes.projections import Projections
 
 from .lessons import default_data
-from .scene_checks import layout_problems
+from .scene_checks import layout_problems, sums_that_do_not_add_up
 
 ROOT = Path(__file__).parent.parent
 DAY006 = ROOT / "lessons" / "day006_heads.toml"
@@ -113,6 +113,8 @@ def check(scene: type, lesson: Lesson, found: Probe) -> None:
     assert not stray, f"{scene.__name__} shows numbers the maths never made: {stray}"
     problems = layout_problems(found)
     assert not problems, "\n".join(problems[:10])
+    wrong = sums_that_do_not_add_up(found.moments) if scene is Projections else []
+    assert not wrong, f"{scene.__name__} shows x · W terms that do not add up: {wrong}"
     ref, shown = reference(lesson), found.strings
     newest = len(lesson.tokens) - 1
     if scene is Projections:  # every token's q, k and v, in every head, entry by entry

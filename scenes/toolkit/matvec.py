@@ -198,7 +198,9 @@ class MatVec(VGroup):
     ) -> None:
         """In brief: each column of the matrix (or those in ``columns``), with x, turns at once
         into its result cell."""
-        shown = range(len(self.result)) if columns is None else columns
+        shown = list(range(len(self.result)) if columns is None else columns)
+        if not shown:  # a one-column product shown by hand has nothing left to show
+            return
         scene.play(
             *(
                 TransformFromCopy(
