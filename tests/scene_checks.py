@@ -20,6 +20,7 @@ from attention_core import (
     with_rival,
 )
 from attention_core import formatting as fmt
+from attention_core.heads import attend_heads
 from attention_core.maths import HEADS_SECTION, MASK_SECTION
 from attention_core.worked import worked
 from scenes.base import LessonScene
@@ -66,6 +67,16 @@ def allowed_numbers(lesson: Lesson) -> set[str]:
             for name in GRID_QUANTITIES:
                 values += [v for v in np.ravel(getattr(grid, name)).tolist() if np.isfinite(v)]
             values += [grid.d_k, grid.root_d_k]
+    if lesson.heads:  # every head's matrices, projections and grid; joined; × W_O
+        multi = attend_heads(lesson)
+        values += np.ravel(multi.embeddings).tolist()
+        for head in multi.heads:
+            values += [*np.ravel(head.w_q), *np.ravel(head.w_k), *np.ravel(head.w_v)]
+            for name in GRID_QUANTITIES:
+                values += [v for v in np.ravel(getattr(head.grid, name)).tolist() if np.isfinite(v)]
+        values += [*np.ravel(multi.joined), *np.ravel(multi.mixed), len(multi.heads)]
+        if multi.w_o is not None:
+            values += np.ravel(multi.w_o).tolist()
     if isinstance(lesson.quiz, Quiz):
         quiz = quiz_answer(lesson)
         values += [
@@ -176,7 +187,7 @@ def shown_sums(moments: list[list[Shown]]) -> set[tuple[tuple[str, ...], str]]:
     found = set()
     for moment in moments:
         for line in _lines(moment):
-            words = line.split()
+            words = line.replace("×", " \\times ").split()  # x·W's terms: 1 × 0.5
             for i, word in enumerate(words):
                 if word != "=":
                     continue

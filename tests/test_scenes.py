@@ -20,9 +20,12 @@ from attention_core import (
     with_rival,
 )
 from attention_core import formatting as fmt
+from attention_core.heads import attend_heads
 from attention_core.steps import KINDS
+from attention_core.worked import worked
 from scenes import SCENES, LessonScene, scenes_for
 
+from .lessons import lesson_files
 from .probe import NUMBER, Probe, run_dry
 from .scene_checks import (
     allowed_numbers,
@@ -37,7 +40,7 @@ from .scene_checks import (
 ROOT = Path(__file__).parent.parent
 LESSONS = {
     "default": default_lesson(),
-    **{path.stem: load_lesson(path) for path in sorted((ROOT / "lessons").glob("*.toml"))},
+    **{path.stem: load_lesson(path) for path in lesson_files()},
 }
 
 
@@ -68,10 +71,20 @@ def test_every_number_on_screen_comes_from_the_maths(scene, lesson_name) -> None
     assert not stray, f"{scene.__name__} shows numbers attention_core never made: {stray}"
 
 
-SUM_STEPS = ("score", "softmax", "rival", "all_queries", "answer", "big_picture", "mask")
+SUM_STEPS = (
+    "score",
+    "softmax",
+    "rival",
+    "all_queries",
+    "answer",
+    "big_picture",
+    "mask",
+    "projections",
+)
 """The kinds that write sums out: q·k term by term (score, rival, all_queries), the total of
 the pulls (softmax), a row's pulls added up (answer, where every token asks), and the masked
-formula's QKᵀ/√dₖ + M (big_picture, mask), which must hold no numbers that do not add up."""
+formula's QKᵀ/√dₖ + M (big_picture, mask), which must hold no numbers that do not add up; and
+x · W entry by entry (projections: exact, as the embeddings and matrices have one place)."""
 SUM_CASES = [(scene, name) for scene, name in CASES if scene.slug in SUM_STEPS]
 
 
@@ -92,6 +105,11 @@ def test_shown_parts_add_up_to_the_shown_total(scene, lesson_name) -> None:
     if scene.slug in ("all_queries", "answer"):
         _grid_sums_found(scene.slug, lesson, sums)
         return
+    if scene.slug == "projections":  # the newest token's q in head 1, entry by entry
+        q = worked(lesson).heads[0].projections[-1].q
+        if len(lesson.tokens[-1].embedding or ()) > 1:
+            assert set(q.entries) <= {equals for _, equals in sums}
+        return
     a = attend(lesson) if scene.slug != "rival" else attend(with_rival(lesson))
     if a.d_k > 1 and scene.slug in ("score", "rival"):
         rows = range(len(a.dots)) if scene.slug == "score" else [len(a.dots) - 1]
@@ -109,7 +127,12 @@ def _grid_sums_found(slug: str, lesson: Any, sums: set[tuple[tuple[str, ...], st
         if grid.d_k > 1:
             assert {fmt.number(d) for d in grid.dots[0]} <= {equals for _, equals in sums}
     elif isinstance(lesson.quiz, ShareQuiz):
-        grid = attend_grid(lesson)
+        # the grid asked about: in a heads lesson, the quiz's own head's
+        grid = (
+            attend_heads(lesson).heads[lesson.quiz.head].grid
+            if lesson.heads
+            else attend_grid(lesson)
+        )
         pulls = tuple("0" if p == 0 else fmt.pull(p) for p in grid.pulls[lesson.quiz.asker])
         assert (pulls, fmt.pull(grid.totals[lesson.quiz.asker])) in sums
 

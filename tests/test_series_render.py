@@ -1,0 +1,81 @@
+"""lessons/series.toml rendered for real as a course, at low quality and silent: Day 004 (from the
+session render's cache), Day 005 and Day 006, each a complete folder, linked in order."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tomllib
+
+import pytest
+from playwright.sync_api import Browser
+
+from attention_core import default_lesson, load_lesson
+from publish.presets import FULL_NAME
+
+from .conftest import LOW, ROOT, CourseRun, Rendered, cli
+from .test_lecture_kit import Visit, browser  # noqa: F401  (the module's Chromium)
+
+SERIES = ROOT / "lessons" / "series.toml"
+
+
+def _lessons() -> dict[str, int]:
+    """Each lesson's folder name and how many steps it has, in the course's order."""
+    listed = tomllib.loads(SERIES.read_text("utf-8"))["lessons"]
+    steps = {}
+    for entry in listed:
+        if entry["file"] == "default":
+            steps["default"] = len(default_lesson().steps)
+        else:
+            path = SERIES.parent / entry["file"]
+            steps[path.stem] = len(load_lesson(path).steps)
+    return steps
+
+
+LESSONS = _lessons()
+
+
+@pytest.fixture(scope="module")
+def series(rendered: Rendered, tmp_path_factory: pytest.TempPathFactory) -> CourseRun:
+    """The series rendered once, into a copy of the session render's folder (so Day 004's
+    clips are copied from its cache and only Day 005 and Day 006 are rendered)."""
+    out = tmp_path_factory.mktemp("series") / "media"
+    shutil.copytree(rendered.out, out, symlinks=True)
+    result = cli(out, "--course", str(SERIES), timeout=1200)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return CourseRun(out / LOW.name, result.stdout)
+
+
+def test_the_series_lists_day_004_005_and_006_in_order() -> None:
+    assert list(LESSONS) == ["default", "day005_masked", "day006_heads"]
+
+
+@pytest.mark.render
+def test_each_lesson_of_the_series_gets_a_complete_folder(series: CourseRun) -> None:
+    for name, steps in LESSONS.items():
+        folder = series.folder / name
+        manifest = series.manifest(name)
+        assert len(manifest["clips"]) == steps
+        for clip in manifest["clips"]:
+            for file in (clip["file"], clip["poster"]["file"], clip["captions"]["file"]):
+                assert (folder / file).is_file(), f"{name}/{file}"
+        assert (folder / f"{FULL_NAME}.mp4").stat().st_size == manifest["full"]["size"]
+        for page in ("index.html", "handout.html"):
+            assert (folder / page).is_file(), f"{name}/{page}"
+    data = json.loads((series.folder / "course.json").read_text())
+    assert [lesson["folder"] for lesson in data["lessons"]] == list(LESSONS)
+
+
+@pytest.mark.render
+@pytest.mark.browser
+def test_the_series_index_links_all_three_and_loads_offline(
+    series: CourseRun,
+    browser: Browser,  # noqa: F811
+) -> None:
+    visit = Visit(browser, series.folder / "index.html")
+    links = visit.page.eval_on_selector_all("ol.lessons a", "as => as.map(a => a.href)")
+    pages = [series.folder / name / "index.html" for name in LESSONS]
+    assert links == [page.resolve().as_uri() for page in pages]
+    visit.check_offline()
+    for page in pages:
+        Visit(browser, page).check_offline()
