@@ -11,12 +11,15 @@ from typing import TYPE_CHECKING
 
 from attention_core import Lesson
 from publish.kit.lecture import write_kit
-from publish.media.captions import clamp, join, milliseconds, parse_srt, to_srt, to_vtt
+from publish.media.captions import Cue, clamp, join, milliseconds, parse_srt, to_srt, to_vtt
+from publish.media.cues import split_cue
 from publish.media.description import description
 from publish.media.ffmpeg import poster, probe, remux
 from publish.media.files import replacing, sha256, write_text
 from publish.media.join import chapters_for, join_clips
 from publish.media.manifest import ClipEntry, FileRef, FullEntry, Manifest, write_manifest
+from publish.media.pauses import pauses
+from publish.narration.script import spoken
 from publish.narration.soundtrack import encoding, iso639_2, narration_track
 from publish.presets import FULL_NAME, JOINABLE_FORMATS, clip_name
 from publish.render import worker
@@ -174,7 +177,7 @@ class LessonRun:
         if result.captions is not None:
             # manim writes its subcaption file with the text as it is; ours escapes it.
             raw = parse_srt(result.captions.read_text("utf-8"), escaped=False)
-            cues = clamp(raw, milliseconds(length))
+            cues = clamp(self._to_rules(raw, result.speech), milliseconds(length))
             write_text(captions_file, to_srt(cues))
             captions = FileRef.of(captions_file)
             track = result.video.with_name("subtitles.vtt")  # see media.remux on why WebVTT
@@ -217,6 +220,28 @@ class LessonRun:
         self.records.save(self.key_of(scene)(reads, kwargs), entry, reads, kwargs)
         shutil.rmtree(result.video.parent, ignore_errors=True)
         return entry
+
+    def _to_rules(self, beats: Sequence[Cue], speech: Sequence[tuple[float, Path]]) -> list[Cue]:
+        """Each beat's one cue (manim's subcaption) as cues to the rules, timed at the pauses
+        heard in the beat's speech (a silent beat's by the length of their words)."""
+        heard = {milliseconds(start): path for start, path in speech}
+        words = self.lesson.words
+        lesson = self.lesson
+        keep = [t for token in (*lesson.tokens, lesson.rival) for t in (token.text, token.short)]
+        keep += [*lesson.answers, lesson.citation.source]
+        cues: list[Cue] = []
+        for beat in beats:
+            # manim stamps a cue to the millisecond from the same start the speech was placed at
+            path = next((p for ms, p in heard.items() if abs(ms - beat.start) <= 2), None)
+            found = None
+            if path is not None:
+                found = [
+                    (beat.start + milliseconds(a), beat.start + milliseconds(b))
+                    for a, b in pauses(path)
+                ]
+            weigh = lambda text: float(len(spoken(text, words)))  # noqa: E731
+            cues += split_cue(beat, pauses=found, weigh=weigh, keep=keep)
+        return cues
 
     @property
     def language(self) -> str:
