@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import publish.media.cues
 from attention_core import default_lesson, load_lesson
 from publish.media.captions import Cue
 from publish.media.cues import FASTEST, LINES, LONGEST, line_limit, split_cue
@@ -92,3 +93,11 @@ def test_every_caption_of_a_lesson_breaks_into_lines_within_the_rules(lesson: st
             lines = cue.text.split("\n")
             assert len(lines) <= LINES, cue.text
             assert all(len(line) <= 42 for line in lines), cue.text
+
+
+def test_a_cue_too_fast_to_read_takes_a_little_of_the_silence_either_side() -> None:
+    fast = Cue(1000, 2000, "x" * 26)  # 26 characters a second, said in one
+    eased = publish.media.cues.eased([Cue(0, 900, "a"), fast, Cue(2100, 3000, "b")], 3000)
+    assert eased[1] == Cue(1000 - 100, 2000 + 100, fast.text)  # up to the neighbours
+    alone = publish.media.cues.eased([fast], 5000)[0]
+    assert (alone.start, alone.end) == (1000 - 100, 2000 + 200)  # at most 0.1 s and 0.2 s

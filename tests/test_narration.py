@@ -41,6 +41,10 @@ TOLERANCE = 0.25
     [
         ("so [3, 1, 0] becomes [.84, .11, .04].", "so 3, 1, 0 becomes 0.84, 0.11, 0.04."),
         ("split by e^score. Whatever", "split by e to the score. Whatever"),
+        (
+            "river: e^3 is 20.09, lamp: e^-1.5 is 0.22.",
+            "river: e to the 3 is 20.09, lamp: e to the -1.5 is 0.22.",
+        ),
         ("q·k ÷ √4 × 2", "q·k divided by root 4 times 2"),
         ("prints tensor([0.8438, 0.1142]).", "prints tensor 0.8438, 0.1142."),
         ("✓ The model leans hard towards 4821.", "The model leans hard towards 4821."),
@@ -50,6 +54,20 @@ TOLERANCE = 0.25
 )
 def test_symbols_are_said_in_words(shown: str, said: str) -> None:
     assert spoken(shown, english()) == said
+
+
+@pytest.mark.parametrize("lesson", ["default", "greek"])
+def test_captions_show_the_notation_and_only_the_voice_spells_it_out(lesson: str) -> None:
+    """No caption shows a said-only spelling (``d k``, ``e to the``, "the square root"): the
+    screen's dₖ, √ and e^ are what a deaf viewer reads; the said entries keep the words."""
+    words = (default_lesson() if lesson == "default" else load_lesson(LESSONS / "greek.toml")).words
+    spelled = ["d k", f"e {words['common.said.power']}", "square root", "τετραγωνική ρίζα"]
+    captions = {name: words[name] for name in words if kind_of(name) == "caption"}
+    for name, text in captions.items():
+        assert not [s for s in spelled if s in text], (name, text)
+    said = [words[name] for name in words if kind_of(name) == "said" and ".said." in name]
+    assert any("d k" in text for text in said)  # the voice still says it
+    assert any("√dₖ" in text for text in captions.values())
 
 
 def test_every_said_entry_speaks_a_caption_with_its_placeholders() -> None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from publish.media.captions import Cue
 
-__all__ = ["FASTEST", "LINES", "LONGEST", "SHORTEST", "line_limit", "split_cue"]
+__all__ = ["FASTEST", "LINES", "LONGEST", "SHORTEST", "eased", "line_limit", "split_cue"]
 
 LINE = 42
 """Characters a line, in scripts written with spaces (BBC and Netflix agree)."""
@@ -23,6 +23,10 @@ SHORTEST, LONGEST = 1000, 7000
 keeps its one cue)."""
 FASTEST = 20.0
 """Characters a second a cue may ask a viewer to read."""
+LEAD, LINGER = 100, 200
+"""How much earlier (ms) a cue too fast to read may appear than its words, and how much longer
+it may stay after them, into the silence either side: inside the 0.25 s a cue keeps to its
+words."""
 
 _CJK = re.compile(r"[\u1100-\u11ff\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
 _OPERATORS = frozenset("÷×=+·→−≈<>")
@@ -72,6 +76,24 @@ def split_cue(
         cue, units, [_gap(a, b) for a, b in zip(units, units[1:], strict=False)], pauses, weigh
     )
     return _packed(cue, units, gaps)
+
+
+def eased(cues: Sequence[Cue], end: int) -> list[Cue]:
+    """``cues`` (a clip's, in order, ending by ``end`` ms), each too fast to read given up to
+    :data:`LEAD` before and :data:`LINGER` after its words, where no other cue is showing."""
+    out: list[Cue] = []
+    for i, cue in enumerate(cues):
+        wanted = round(len(cue.text.replace("\n", " ")) / FASTEST * 1000)
+        more = wanted - (cue.end - cue.start)
+        if more <= 0:
+            out.append(cue)
+            continue
+        after = min(cues[i + 1].start if i + 1 < len(cues) else end, cue.end + LINGER)
+        stop = min(after, cue.end + more)
+        before = max(out[-1].end if out else 0, cue.start - LEAD)
+        start = max(before, cue.start - (more - (stop - cue.end)))
+        out.append(Cue(start, stop, cue.text))
+    return out
 
 
 def _units(text: str, keep: Sequence[str], limit: int) -> list[str]:

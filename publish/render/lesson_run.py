@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from attention_core import Lesson
 from publish.kit.lecture import write_kit
 from publish.media.captions import Cue, clamp, join, milliseconds, parse_srt, to_srt, to_vtt
-from publish.media.cues import split_cue
+from publish.media.cues import eased, split_cue
 from publish.media.description import description
 from publish.media.ffmpeg import poster, probe, remux
 from publish.media.files import replacing, sha256, write_text
@@ -178,6 +178,7 @@ class LessonRun:
             # manim writes its subcaption file with the text as it is; ours escapes it.
             raw = parse_srt(result.captions.read_text("utf-8"), escaped=False)
             cues = clamp(self._to_rules(raw, result.speech), milliseconds(length))
+            cues = eased(cues, milliseconds(length))
             write_text(captions_file, to_srt(cues))
             captions = FileRef.of(captions_file)
             track = result.video.with_name("subtitles.vtt")  # see media.remux on why WebVTT
