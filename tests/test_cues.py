@@ -7,7 +7,7 @@ import pytest
 import publish.media.cues
 from attention_core import default_lesson, load_lesson
 from publish.media.captions import Cue
-from publish.media.cues import FASTEST, LINES, LONGEST, line_limit, split_cue
+from publish.media.cues import FASTEST, LINES, LONGEST, line_limit, split_cue, unbroken
 from publish.narration.script import spoken
 from tests.conftest import ROOT
 
@@ -101,3 +101,54 @@ def test_a_cue_too_fast_to_read_takes_a_little_of_the_silence_either_side() -> N
     assert eased[1] == Cue(1000 - 100, 2000 + 100, fast.text)  # up to the neighbours
     alone = publish.media.cues.eased([fast], 5000)[0]
     assert (alone.start, alone.end) == (1000 - 100, 2000 + 200)  # at most 0.1 s and 0.2 s
+
+
+def _rule_breaks(cue: Cue) -> list[str]:
+    """What a cue does against the rules; empty when it keeps them."""
+    lines, seconds = cue.text.split("\n"), (cue.end - cue.start) / 1000
+    found = [f"{len(lines)} lines"] if len(lines) > LINES else []
+    found += [f"line of {len(line)}" for line in lines if len(line) > line_limit(line)]
+    found += [f"{seconds:.2f} s"] if seconds > LONGEST / 1000 else []
+    if len(cue.text.replace("\n", " ")) / seconds > FASTEST:
+        found.append(f"{len(cue.text) / seconds:.1f} characters a second")
+    return found
+
+
+@pytest.mark.lessons
+@pytest.mark.parametrize(
+    "name", ["default", *sorted(p.stem for p in (ROOT / "lessons").glob("*.toml"))]
+)
+def test_every_beat_of_every_lesson_gives_cues_to_the_rules(name: str) -> None:
+    """Every beat of every scene, silent (paced for reading, as --voice none renders it): its
+    cues keep to two lines within the limit, at most 7 s and 20 characters a second, and say
+    every word of the caption in order."""
+    from scenes import SCENES
+    from scenes.probe import run_dry
+    from tests.test_cache_keys import length_arguments
+
+    lesson = (
+        default_lesson() if name == "default" else load_lesson(ROOT / "lessons" / f"{name}.toml")
+    )
+    words = lesson.words
+    broken = []
+    for scene in SCENES:
+        probe = run_dry(scene, lesson, **length_arguments(scene, 5))
+        cues: list[Cue] = []
+        ids: list[str] = []
+        for beat in probe.beats:
+            whole = Cue(round(beat.start * 1000), round(beat.end * 1000), beat.caption.text)
+            split = publish.media.cues.split_cue(
+                whole, pauses=None, weigh=lambda t: len(spoken(t, words)), keep=unbroken(lesson)
+            )
+            assert " ".join(c.text.replace("\n", " ") for c in split) == " ".join(
+                whole.text.split()
+            )
+            cues += split
+            ids += [beat.id] * len(split)
+        eased = publish.media.cues.eased(cues, round(probe.seconds * 1000))
+        broken += [
+            (i, c.text, problem)
+            for i, c in zip(ids, eased, strict=True)
+            for problem in _rule_breaks(c)
+        ]
+    assert not broken, broken

@@ -8,9 +8,19 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from attention_core import Lesson
 from publish.media.captions import Cue
 
-__all__ = ["FASTEST", "LINES", "LONGEST", "SHORTEST", "eased", "line_limit", "split_cue"]
+__all__ = [
+    "FASTEST",
+    "LINES",
+    "LONGEST",
+    "SHORTEST",
+    "eased",
+    "line_limit",
+    "split_cue",
+    "unbroken",
+]
 
 LINE = 42
 """Characters a line, in scripts written with spaces (BBC and Netflix agree)."""
@@ -36,6 +46,16 @@ _ENDS = {**dict.fromkeys(".?!…", 3.0), **dict.fromkeys(":;", 2.5), **dict.from
 """How strong a phrase boundary is after a word ending in each mark: a sentence, a clause, a
 pause."""
 _SHORT_WORD = re.compile(r"[^\W\d_]{1,3}$")
+
+
+def unbroken(lesson: Lesson) -> list[str]:
+    """The lesson's texts a caption line never breaks inside: token names, answers, sources."""
+    tokens = (*lesson.tokens, lesson.rival)
+    return [
+        *(t for token in tokens for t in (token.text, token.short)),
+        *lesson.answers,
+        lesson.citation.source,
+    ]
 
 
 def line_limit(text: str) -> int:
@@ -65,10 +85,12 @@ def split_cue(
 
     ``pauses``: (start, end) ms in the clip of every pause inside the beat's speech; None for
     a silent beat, whose cues share its time by their length. ``weigh``: how long a piece of
-    the caption takes to say, in any unit (the length of its spoken form). ``keep``: texts a
-    line never breaks inside (the lesson's token names); numbers, bracketed vectors and
-    ``a ÷ b`` never break either.
+    a narrated beat's caption takes to say, in any unit (the length of its spoken form).
+    ``keep``: texts a line never breaks inside (the lesson's token names); numbers, bracketed
+    vectors and ``a ÷ b`` never break either.
     """
+    if pauses is None:  # read, not heard: each cue gets the time its letters take to read
+        weigh = len
     units = _units(cue.text, keep, line_limit(cue.text))
     if len(units) < 2:
         return [cue]

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from attention_core import Lesson
 from publish.kit.lecture import write_kit
 from publish.media.captions import Cue, clamp, join, milliseconds, parse_srt, to_srt, to_vtt
-from publish.media.cues import eased, split_cue
+from publish.media.cues import eased, split_cue, unbroken
 from publish.media.description import description
 from publish.media.ffmpeg import poster, probe, remux
 from publish.media.files import replacing, sha256, write_text
@@ -227,9 +227,7 @@ class LessonRun:
         heard in the beat's speech (a silent beat's by the length of their words)."""
         heard = {milliseconds(start): path for start, path in speech}
         words = self.lesson.words
-        lesson = self.lesson
-        keep = [t for token in (*lesson.tokens, lesson.rival) for t in (token.text, token.short)]
-        keep += [*lesson.answers, lesson.citation.source]
+        keep = unbroken(self.lesson)
         cues: list[Cue] = []
         for beat in beats:
             # manim stamps a cue to the millisecond from the same start the speech was placed at
