@@ -15,6 +15,7 @@ import pytest
 from attention_core import LessonError, default_lesson, load_lesson, parse_lesson
 from attention_core.words import caption_name, english, kind_of, placeholders
 from publish.media.captions import Cue, parse_srt
+from publish.media.cues import FASTEST, LINES
 from publish.media.description import stamp
 from publish.media.ffmpeg import chapters
 from publish.media.files import sha256
@@ -31,6 +32,9 @@ SILENCE = "-40dB"
 """Below this a stretch counts as silence (speech sits around -16 LUFS)."""
 TOLERANCE = 0.25
 """How far a cue's edge may be from the edge of the silence ffmpeg hears there, in seconds."""
+PAUSE = 0.05
+"""Seconds of silence ffmpeg must hear to call it a pause: where a beat's words are cut into
+cues, at a comma or a full stop, joe pauses for 0.08 to 0.3 s."""
 
 
 # --- what is said ---------------------------------------------------------------------------
@@ -227,8 +231,8 @@ def _true_peak(path: Path) -> float:
     return float(found[1])
 
 
-def _silences(path: Path, end: float) -> list[tuple[float, float]]:
-    log = _ffmpeg_log(path, "-map", "0:a", "-af", f"silencedetect=n={SILENCE}:d=0.2")
+def _silences(path: Path, end: float, shortest: float = 0.2) -> list[tuple[float, float]]:
+    log = _ffmpeg_log(path, "-map", "0:a", "-af", f"silencedetect=n={SILENCE}:d={shortest}")
     starts = [float(x) for x in re.findall(r"silence_start: (-?[\d.]+)", log)]
     ends = [float(x) for x in re.findall(r"silence_end: ([\d.]+)", log)]
     return list(zip(starts, [*ends, end][: len(starts)], strict=True))
@@ -275,22 +279,54 @@ def test_loudness_is_minus_16_lufs_in_every_file(narrated: Path) -> None:
 
 @pytest.mark.render
 def test_words_are_heard_inside_their_cues_and_nowhere_else(narrated: Path) -> None:
+    """Each cue starts within 0.25 s of its words and ends within 0.25 s of them: the silence
+    between two cues (a beat's breath, or the pause at a clause inside a beat, where a beat's
+    words are cut into cues) starts as one ends and ends as the next starts."""
     for clip in _clips(narrated):
         cues = parse_srt(clip.with_suffix(".srt").read_text("utf-8"))
         end = cues[-1].end / 1000 + 1
-        silences = _silences(clip, end)
-        quiet_ends = [stop for _, stop in silences]
-        quiet_starts = [start for start, _ in silences]
+        silences = _silences(clip, end, PAUSE)
         for cue, following in zip(cues, [*cues[1:], None], strict=True):
             start, stop = cue.start / 1000, cue.end / 1000
             if start > 0:  # speech starts with its cue: the silence before it ends there
-                assert min(abs(start - t) for t in quiet_ends) <= TOLERANCE, (clip.name, cue)
-            if following is not None:  # and stops with it: silence until the next cue
-                assert min(abs(stop - t) for t in quiet_starts) <= TOLERANCE, (clip.name, cue)
-                gap = (stop + TOLERANCE, following.start / 1000 - TOLERANCE)
-                assert any(a <= gap[0] and gap[1] <= b for a, b in silences), (clip.name, cue)
+                assert min(abs(start - b) for _, b in silences) <= TOLERANCE, (clip.name, cue)
+            if following is not None:  # and stops with it: one silence until the next cue
+                after = following.start / 1000
+                between = [
+                    (a, b)
+                    for a, b in silences
+                    if abs(a - stop) <= TOLERANCE and abs(b - after) <= TOLERANCE
+                ]
+                assert between, (clip.name, cue, following)
             heard = stop - start - sum(max(0.0, min(b, stop) - max(a, start)) for a, b in silences)
             assert heard > 0.5 * (stop - start), (clip.name, cue)
+
+
+@pytest.mark.render
+def test_every_cue_of_every_file_keeps_to_the_rules(narrated: Path) -> None:
+    """Two lines of at most 42 characters, 1 to 7 s, at most 20 characters a second; the
+    subtitle track inside each MP4 is its sidecar, cue for cue."""
+    folder = narrated / LOW.name
+    files = [*_clips(narrated), folder / f"{FULL_NAME}.mp4"]
+    fast = []
+    for path in files:
+        cues = parse_srt(path.with_suffix(".srt").read_text("utf-8"))
+        assert [(c.start, c.end, c.text) for c in _subtitles(path)] == [
+            (c.start, c.end, c.text) for c in cues
+        ], path.name
+        for cue in cues:
+            lines, seconds = cue.text.split("\n"), (cue.end - cue.start) / 1000
+            assert len(lines) <= LINES, (path.name, cue)
+            assert max(len(line) for line in lines) <= 42, (path.name, cue)
+            assert 1 <= seconds <= 7, (path.name, cue)
+            speed = len(" ".join(lines)) / seconds
+            fast += [(path.name, cue.text, speed)] if speed > FASTEST else []
+    joined = parse_srt((folder / f"{FULL_NAME}.srt").read_text("utf-8"))
+    assert len(joined) > 60
+    # joe says a few sentences faster than 20 characters a second, and a cue cannot stay up
+    # longer than its words without leaving them: those few, and only a little faster.
+    assert len(fast) <= len(joined) // 10, fast
+    assert all(speed <= 22 for _, _, speed in fast), fast
 
 
 @pytest.mark.render
