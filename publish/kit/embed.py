@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from attention_core import Lesson, Words
+from publish.kit import transcript
 from publish.kit.beats import Step, clock
 from publish.kit.webpage import STYLE_BASE, html_attribute, html_text, page
 from publish.media.manifest import FullEntry
@@ -42,12 +43,13 @@ def embed_html(
         links = "".join(_kit_file(name, words) for name in extras)
         body.append(f"<h2>{html_text(words['page.heading.kit'])}</h2><ul>{links}</ul>")
     if full is not None:
-        body += _whole(full, steps, mime, folder, words)
+        body += _whole(full, steps, mime, folder, lesson)
     body.append(f"<h2>{html_text(words['page.heading.steps'])}</h2>")
     for step in steps:
         body += _step(step, mime, folder, words)
     language = words["common.word.language"]
-    return page(lesson.title, language, STYLE_BASE + _STYLE, "\n".join(body), _SCRIPT)
+    style = STYLE_BASE + _STYLE + transcript.STYLE
+    return page(lesson.title, language, style, "\n".join(body), _SCRIPT + transcript.SCRIPT)
 
 
 def _kit_file(name: str, words: Words) -> str:
@@ -57,8 +59,9 @@ def _kit_file(name: str, words: Words) -> str:
 
 
 def _whole(
-    full: FullEntry, steps: Sequence[Step], mime: str, folder: Path, words: Words
+    full: FullEntry, steps: Sequence[Step], mime: str, folder: Path, lesson: Lesson
 ) -> list[str]:
+    words = lesson.words
     poster = f' poster="{html_attribute(steps[0].clip.poster.file)}"' if steps else ""
     vtt = next((ref.file for ref in full.captions if ref.file.endswith(".vtt")), None)
     chapters = "".join(
@@ -68,9 +71,11 @@ def _whole(
     )
     return [
         f"<h2>{html_text(words['page.heading.whole'])}</h2>",
+        "<div class=player>"
         f'<video id="whole" controls preload="auto"{poster}>'
         f'<source src="{html_attribute(full.file)}" type="{mime}">'
-        f"{_track(vtt, folder, words)}</video>",
+        f"{_track(vtt, folder, words)}</video>"
+        f"{transcript.interactive(lesson, steps, full)}</div>",
         f"<p class=muted>{html_text(words['page.line.chapters'])}</p>",
         f"<ol class=chapters>{chapters}</ol>",
     ]

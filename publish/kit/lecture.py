@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from attention_core import Lesson
-from publish.kit import deck, embed, handout, powerpoint
+from publish.kit import deck, embed, handout, powerpoint, transcript
 from publish.kit.beats import steps_of
 from publish.media.files import write_text
 from publish.media.manifest import Manifest
@@ -52,7 +52,18 @@ def write_kit(
     elif slides:
         write_text(folder / f"{DECK_NAME}.html", deck.deck_html(lesson, steps, mime))
         powerpoint.write_pptx(folder / f"{DECK_NAME}.pptx", lesson.title, steps, folder)
-    present = _present(folder, [*handouts, f"{DECK_NAME}.html", f"{DECK_NAME}.pptx"])
+    write_text(folder / transcript.HTML_NAME, transcript.transcript_html(lesson, steps))
+    write_text(folder / transcript.TEXT_NAME, transcript.transcript_text(lesson, steps))
+    present = _present(
+        folder,
+        [
+            *handouts,
+            transcript.HTML_NAME,
+            transcript.TEXT_NAME,
+            f"{DECK_NAME}.html",
+            f"{DECK_NAME}.pptx",
+        ],
+    )
     page = embed.embed_html(lesson, steps, manifest.full, mime, present, folder)
     write_text(folder / PAGE_NAME, page)
     captions = tuple(step.captions for step in steps if step.captions is not None)

@@ -174,9 +174,11 @@ class LessonRun:
         length = probe(result.video).duration
         captions_file = final.with_suffix(".srt")
         captions = track = None
+        beats: tuple[tuple[float, str], ...] = ()
         if result.captions is not None:
             # manim writes its subcaption file with the text as it is; ours escapes it.
             raw = parse_srt(result.captions.read_text("utf-8"), escaped=False)
+            beats = tuple((cue.start / 1000, cue.text) for cue in clamp(raw, milliseconds(length)))
             cues = clamp(self._to_rules(raw, result.speech), milliseconds(length))
             cues = eased(cues, milliseconds(length))
             write_text(captions_file, to_srt(cues))
@@ -215,6 +217,7 @@ class LessonRun:
             poster=FileRef.of(poster_file),
             captions=captions,
             numbers=result.numbers,
+            beats=beats,
         )
         reads = sorted({*result.reads, ("words", f"{scene.slug}.heading.title")}, key=str)
         kwargs = (("minutes", self.minutes),) if scene.shows_length else ()
