@@ -74,7 +74,8 @@ def _whole(
         "<div class=player>"
         f'<video id="whole" controls preload="auto"{poster}>'
         f'<source src="{html_attribute(full.file)}" type="{mime}">'
-        f"{_track(vtt, folder, words)}</video>"
+        f"{_track(vtt, folder, words)}"
+        f"{_described(f'{Path(full.file).stem}.descriptions.vtt', folder, words)}</video>"
         f"{transcript.interactive(lesson, steps, full)}</div>",
         f"<p class=muted>{html_text(words['page.line.chapters'])}</p>",
         f"<ol class=chapters>{chapters}</ol>",
@@ -90,7 +91,8 @@ def _step(step: Step, mime: str, folder: Path, words: Words) -> list[str]:
         f"<h3>{clip.step} · {html_text(clip.title)} <span class=muted>({clock(clip.duration)})"
         "</span></h3>",
         f'<video controls preload="auto" poster="{html_attribute(clip.poster.file)}">'
-        f'<source src="{html_attribute(clip.file)}" type="{mime}">{track}</video>',
+        f'<source src="{html_attribute(clip.file)}" type="{mime}">{track}'
+        f"{_described(f'{step.stem}.descriptions.vtt', folder, words)}</video>",
         f"<p class=muted>{html_text(words['page.line.embed'])}</p>",
         f"<div class=snippet><pre><code>{code}</code></pre><button class=copy "
         f'data-done="{html_attribute(words["page.word.copied"])}">{html_text(words["page.word.copy"])}'
@@ -104,6 +106,19 @@ def _track(vtt: str | None, folder: Path, words: Words) -> str:
         return ""
     data = base64.b64encode((folder / vtt).read_bytes()).decode("ascii")
     return _track_tag(f"data:text/vtt;base64,{data}", words)
+
+
+def _described(vtt: str, folder: Path, words: Words) -> str:
+    """The clip's descriptions track (what the screen shows and the voice does not say), for
+    screen readers and players that voice it."""
+    if not (folder / vtt).is_file():
+        return ""
+    data = base64.b64encode((folder / vtt).read_bytes()).decode("ascii")
+    return (
+        f'<track kind="descriptions" src="data:text/vtt;base64,{data}" '
+        f'srclang="{html_attribute(words["common.word.language"])}" '
+        f'label="{html_attribute(words["page.word.on_screen"])}">'
+    )
 
 
 def _track_tag(src: str, words: Words) -> str:

@@ -218,6 +218,7 @@ class LessonRun:
             captions=captions,
             numbers=result.numbers,
             beats=beats,
+            shown=result.shown,
         )
         reads = sorted({*result.reads, ("words", f"{scene.slug}.heading.title")}, key=str)
         kwargs = (("minutes", self.minutes),) if scene.shows_length else ()
