@@ -22,7 +22,7 @@ from publish.media.files import sha256
 from publish.narration.level import LUFS, PEAK
 from publish.narration.recordings import recordings_problem
 from publish.narration.script import spoken
-from publish.narration.voices import JOE, Narrator, Voice, VoiceError, choose_voice, seconds
+from publish.narration.voices import HEART, JOE, Narrator, Voice, VoiceError, choose_voice, seconds
 from publish.presets import FULL_NAME
 from scenes import style
 from tests.conftest import LOW, ROOT, cli
@@ -125,7 +125,9 @@ def test_a_translated_caption_without_its_said_form_is_said_as_translated() -> N
 
 def test_a_lesson_names_one_of_the_known_voices() -> None:
     assert parse_lesson(_with_words({}, voice="espeak")).voice == "espeak"
-    with pytest.raises(LessonError, match=r'voice: expected one of "joe", "espeak", "none"'):
+    with pytest.raises(
+        LessonError, match=r'voice: expected one of "joe", "heart", "espeak", "none"'
+    ):
         parse_lesson(_with_words({}, voice="bob"))
 
 
@@ -151,7 +153,7 @@ def test_the_voice_follows_the_flag_then_the_lesson_then_the_language() -> None:
     [
         ("gone.onnx", "gone.onnx not found"),
         ("lonely.onnx", "lonely.onnx.json not found"),
-        ("nobody", "not joe, espeak, none"),
+        ("nobody", "not joe, heart, espeak, none"),
     ],
 )
 def test_a_voice_that_cannot_speak_is_named(spec: str, message: str, tmp_path: Path) -> None:
@@ -160,7 +162,7 @@ def test_a_voice_that_cannot_speak_is_named(spec: str, message: str, tmp_path: P
         choose_voice(str(tmp_path / spec) if spec.endswith(".onnx") else spec, default_lesson())
 
 
-@pytest.mark.parametrize("kind", [JOE, "espeak"])
+@pytest.mark.parametrize("kind", [JOE, HEART, "espeak"])
 def test_synthesis_is_deterministic_and_stored_once(kind: str, tmp_path: Path) -> None:
     voice = choose_voice(kind, default_lesson())
     assert voice is not None
@@ -361,6 +363,25 @@ def test_two_narrated_runs_give_the_same_bytes(narrated: Path, tmp_path: Path) -
     assert result.returncode == 0, result.stdout + result.stderr
     for name in ("03_score.mp4", "03_score.srt"):
         assert sha256(tmp_path / LOW.name / name) == sha256(narrated / LOW.name / name), name
+
+
+@pytest.mark.render
+def test_heart_narrates_a_clip_end_to_end(tmp_path: Path) -> None:
+    """--voice heart (hibari, Apache-2.0): sound at -16 LUFS, cues to the rules and on its
+    words, all at low quality."""
+    result = cli(tmp_path, "--voice", HEART, "--scene", "3")
+    assert result.returncode == 0, result.stdout + result.stderr
+    clip = tmp_path / LOW.name / "03_score.mp4"
+    assert {str(s["codec_type"]) for s in _streams(clip)} >= {"video", "audio", "subtitle"}
+    assert _loudness(clip) == pytest.approx(-16, abs=1)
+    test_words_are_heard_inside_their_cues_and_nowhere_else(tmp_path)
+    cues = parse_srt(clip.with_suffix(".srt").read_text("utf-8"))
+    assert len(cues) > 8
+    for cue in cues:
+        lines = cue.text.split("\n")
+        assert len(lines) <= LINES, cue
+        assert max(len(line) for line in lines) <= 42, cue
+        assert 1 <= (cue.end - cue.start) / 1000 <= 7, cue
 
 
 @pytest.mark.render

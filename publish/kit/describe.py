@@ -67,7 +67,8 @@ def reading(
     ``captions``: each beat's caption; ``shown``: each beat's new on-screen texts (the probe's).
     """
     labels = _labels(words)
-    heading = (title.casefold(), words[f"{slug}.heading.label"].casefold())
+    label = f"{slug}.heading.label"
+    heading = (title.casefold(), words.get(label, title).casefold())
     out = []
     for i, texts in enumerate(shown):
         heard = _tokens(" ".join(captions[i : i + 2]))
