@@ -167,14 +167,16 @@ def test_a_translated_lesson_gets_a_kit_without_english(tmp_path: Path) -> None:
 @pytest.mark.render
 def test_the_kit_lies_beside_the_clips(rendered: Rendered) -> None:
     folder = rendered.folder
-    for name in ("index.html", "handout.html", "slides.html", "slides.pptx"):
+    names = ("index.html", "handout.html", "transcript.html", "transcript.txt", "slides.html")
+    for name in (*names, "slides.pptx", "attention_by_hand.descriptions.vtt"):
         assert (folder / name).is_file(), name
     assert (folder / "handout.pdf").read_bytes().startswith(b"%PDF")
     assert (folder / "handout.html").read_text("utf-8") == handout_html(LESSONS["default"])
     for clip in rendered.manifest["clips"]:
         vtt = folder / Path(clip["file"]).with_suffix(".vtt")
         assert vtt.read_text("utf-8").startswith("WEBVTT")
-    assert "lecture kit: index.html, handout.html, handout.pdf, slides.html" in rendered.stdout
+    kit = "lecture kit: index.html, handout.html, handout.pdf, transcript.html, transcript.txt, "
+    assert kit + "slides.html" in rendered.stdout
 
 
 @pytest.mark.render

@@ -134,6 +134,8 @@ def described(words: Words, step: Step) -> list[str]:
     """Per beat, its description ("On screen: …"), empty where the beat needs none."""
     out = []
     for beat in step_reading(words, step):
-        texts = [r.text for r in beat if r.why == "described"]
+        texts = [r.text.strip(" ·") for r in beat if r.why == "described"]
+        # a code listing shown, then shown again with its output: described once, in full
+        texts = [t for t in texts if not any(o != t and o.startswith(t) for o in texts)]
         out.append(f"{words['page.word.on_screen']}: {' · '.join(texts)}" if texts else "")
     return out
