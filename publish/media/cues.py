@@ -28,15 +28,15 @@ LINE_CJK = 16
 """Characters a line where the caption holds Chinese, Japanese or Korean: Netflix's limit for
 Chinese (its Japanese one is 13); these characters are twice as wide as Latin ones."""
 LINES = 2
-SHORTEST, LONGEST = 1000, 7000
-"""The shortest and longest a cue should stay on screen, in ms (a beat shorter than a second
-keeps its one cue)."""
+SHORTEST, LONGEST = 833, 7000
+"""The shortest and longest a cue should stay on screen, in ms: Netflix's shortest, 20 frames
+at 24 fps (5/6 s), and the BBC's and Netflix's longest."""
 FASTEST = 20.0
 """Characters a second a cue may ask a viewer to read."""
 LEAD, LINGER = 100, 200
-"""How much earlier (ms) a cue too fast to read may appear than its words, and how much longer
-it may stay after them, into the silence either side: inside the 0.25 s a cue keeps to its
-words."""
+"""How much earlier (ms) a cue too fast to read, or too short, may appear than its words, and
+how much longer it may stay after them, into the silence either side: inside the 0.25 s a cue
+keeps to its words."""
 
 _CJK = re.compile(r"[\u1100-\u11ff\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
 _OPERATORS = frozenset("÷×=+·→−≈<>")
@@ -101,11 +101,12 @@ def split_cue(
 
 
 def eased(cues: Sequence[Cue], end: int) -> list[Cue]:
-    """``cues`` (a clip's, in order, ending by ``end`` ms), each too fast to read given up to
-    :data:`LEAD` before and :data:`LINGER` after its words, where no other cue is showing."""
+    """``cues`` (a clip's, in order, ending by ``end`` ms), each too fast to read or shorter
+    than :data:`SHORTEST` given up to :data:`LEAD` before and :data:`LINGER` after its words,
+    where no other cue is showing."""
     out: list[Cue] = []
     for i, cue in enumerate(cues):
-        wanted = round(len(cue.text.replace("\n", " ")) / FASTEST * 1000)
+        wanted = max(SHORTEST, round(len(cue.text.replace("\n", " ")) / FASTEST * 1000))
         more = wanted - (cue.end - cue.start)
         if more <= 0:
             out.append(cue)
@@ -250,9 +251,10 @@ def _cost(text: str, ms: int, wrapped: tuple[list[str], float] | None, split: bo
     cost = 1.0 + (50.0 if wrapped is None else wrapped[1] / 4)
     if ms > LONGEST:
         cost += 8 + 2 * (ms - LONGEST) / 1000
-    if split and ms < SHORTEST:
+    shown = ms + LINGER  # what easing it can give it, at the least (a pause follows its words)
+    if split and shown < SHORTEST:
         cost += 6
-    if ms <= 0 or len(text) / (ms / 1000) > FASTEST:
+    if len(text) / (shown / 1000) > FASTEST:
         cost += 6
     return cost
 
