@@ -46,6 +46,8 @@ def test_every_kit_page_passes_axe(
 @pytest.mark.browser
 def test_the_course_index_passes_axe(course: CourseRun, browser: Browser) -> None:  # noqa: F811
     assert _violations(browser, course.folder / "index.html") == []
+    page = (course.folder / "index.html").read_text("utf-8")
+    assert page.count("/transcript.html") == 2  # each lesson's transcript, linked
 
 
 @pytest.mark.render
