@@ -97,7 +97,8 @@ def split_cue(
     gaps = _timed(
         cue, units, [_gap(a, b) for a, b in zip(units, units[1:], strict=False)], pauses, weigh
     )
-    return _packed(cue, units, gaps)
+    # a narrated beat's cues may be eased into the pauses between them; a silent beat's tile it
+    return _packed(cue, units, gaps, 0 if pauses is None else LINGER)
 
 
 def eased(cues: Sequence[Cue], end: int) -> list[Cue]:
@@ -214,7 +215,7 @@ def _matched(
     return matched
 
 
-def _packed(cue: Cue, units: Sequence[str], gaps: Sequence[_Gap]) -> list[Cue]:
+def _packed(cue: Cue, units: Sequence[str], gaps: Sequence[_Gap], ease: int) -> list[Cue]:
     """The cues that cover ``units`` best: few, each within the rules, broken at strong
     boundaries heard in the speech."""
     n = len(units)
@@ -228,7 +229,7 @@ def _packed(cue: Cue, units: Sequence[str], gaps: Sequence[_Gap]) -> list[Cue]:
             wrapped = _wrapped(units[i:j], limit)
             start = cue.start if i == 0 else gaps[i - 1].starts
             end = cue.end if j == n else gaps[j - 1].ends
-            cost = best[i][0] + _cost(text, end - start, wrapped, i > 0 or j < n)
+            cost = best[i][0] + _cost(text, end - start + ease, wrapped, i > 0 or j < n)
             if j < n:
                 cost += (3.0 - gaps[j - 1].strength) * 0.7 + (0 if gaps[j - 1].heard else 6)
             if cost < best[j][0]:
@@ -247,14 +248,14 @@ def _packed(cue: Cue, units: Sequence[str], gaps: Sequence[_Gap]) -> list[Cue]:
 
 
 def _cost(text: str, ms: int, wrapped: tuple[list[str], float] | None, split: bool) -> float:
-    """What a cue costs: one for being there, more for each rule it bends."""
+    """What a cue costs: one for being there, more for each rule it bends; ``ms``: how long it
+    can be shown, easing included."""
     cost = 1.0 + (50.0 if wrapped is None else wrapped[1] / 4)
     if ms > LONGEST:
         cost += 8 + 2 * (ms - LONGEST) / 1000
-    shown = ms + LINGER  # what easing it can give it, at the least (a pause follows its words)
-    if split and shown < SHORTEST:
+    if split and ms < SHORTEST:
         cost += 6
-    if len(text) / (shown / 1000) > FASTEST:
+    if ms <= 0 or len(text) / (ms / 1000) > FASTEST:
         cost += 6
     return cost
 
