@@ -38,9 +38,10 @@ __all__ = [
 
 DEFAULT_SERIES = "Day 004 · Transformers"
 """The series of a lesson that names none: the one this lesson was written for."""
-VOICES = ("joe", "espeak", "none")
-"""What a lesson's ``voice`` may name: Piper's en_US joe, espeak-ng (any language it knows:
-the lesson's ``common.word.language``), or no narration. ``render.py --voice`` overrides it."""
+VOICES = ("joe", "heart", "espeak", "none")
+"""What a lesson's ``voice`` may name: Piper's en_US joe, hibari's heart, espeak-ng (any
+language it knows: the lesson's ``common.word.language``), or no narration. ``render.py
+--voice`` overrides it."""
 
 
 def default_lesson() -> Lesson:

@@ -53,6 +53,8 @@ class Probe:
     and the fields of the lesson it read."""
 
     moments: list[list[Shown]] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)
+    """The scene's clock at each moment (after its play or wait): which beat showed it."""
     seconds: float = 0.0
     beats: tuple[BeatTiming, ...] = ()
     reads: tuple[Path, ...] = ()
@@ -65,6 +67,18 @@ class Probe:
     @property
     def strings(self) -> set[str]:
         return {shown.text for moment in self.moments for shown in moment}
+
+    def shown_by_beat(self) -> list[list[str]]:
+        """Per beat, the strings that first appear on screen during it, in order."""
+        seen: set[str] = set()
+        out: list[list[str]] = [[] for _ in self.beats]
+        for moment, time in zip(self.moments, self.times, strict=True):
+            at = next((i for i, b in enumerate(self.beats) if time <= b.end + 1e-6), None)
+            for shown in moment:
+                if shown.text not in seen and at is not None:
+                    seen.add(shown.text)
+                    out[at].append(shown.text)
+        return out
 
     @property
     def numbers(self) -> set[str]:
@@ -144,6 +158,7 @@ def record(scene: LessonScene, after_each: Callable[[], None] | None = None) -> 
         def snapshot(*args: Any, _original: Any = original, **kw: Any) -> None:
             _original(*args, **kw)
             probe.moments.append(texts_on_screen(scene.mobjects))
+            probe.times.append(float(scene.time))
             if after_each is not None:
                 after_each()
 

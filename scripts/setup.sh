@@ -35,6 +35,9 @@ for package in "${SYSTEM_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
     || missing+=("$package")
 done
+# npm fetches the pinned axe-core the accessibility tests run (any npm will do: Debian's, or
+# one that came with a nodejs already installed)
+command -v npm >/dev/null || missing+=(npm)
 if ((${#missing[@]})); then
   echo "setup: installing system packages: ${missing[*]}"
   sudo=""
@@ -66,4 +69,12 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
   .venv/bin/python -m pip install -q --upgrade pip
   .venv/bin/python -m pip install -q -e '.[dev,narration,cluster]'
   echo "$wanted" >"$stamp"
+fi
+
+# axe-core, pinned, from the npm registry: tests/test_accessibility.py runs it in Chromium.
+# Kept inside .venv/, so a rebuilt .venv/ gets it again.
+AXE=4.14.1
+if ! grep -qs "\"version\": \"$AXE\"" .venv/node_modules/axe-core/package.json; then
+  echo "setup: installing axe-core $AXE into .venv/"
+  npm install --silent --no-audit --no-fund --prefix .venv "axe-core@$AXE" >/dev/null
 fi

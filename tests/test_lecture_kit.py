@@ -167,14 +167,16 @@ def test_a_translated_lesson_gets_a_kit_without_english(tmp_path: Path) -> None:
 @pytest.mark.render
 def test_the_kit_lies_beside_the_clips(rendered: Rendered) -> None:
     folder = rendered.folder
-    for name in ("index.html", "handout.html", "slides.html", "slides.pptx"):
+    names = ("index.html", "handout.html", "transcript.html", "transcript.txt", "slides.html")
+    for name in (*names, "slides.pptx", "attention_by_hand.descriptions.vtt"):
         assert (folder / name).is_file(), name
     assert (folder / "handout.pdf").read_bytes().startswith(b"%PDF")
     assert (folder / "handout.html").read_text("utf-8") == handout_html(LESSONS["default"])
     for clip in rendered.manifest["clips"]:
         vtt = folder / Path(clip["file"]).with_suffix(".vtt")
         assert vtt.read_text("utf-8").startswith("WEBVTT")
-    assert "lecture kit: index.html, handout.html, handout.pdf, slides.html" in rendered.stdout
+    kit = "lecture kit: index.html, handout.html, handout.pdf, transcript.html, transcript.txt, "
+    assert kit + "slides.html" in rendered.stdout
 
 
 @pytest.mark.render
@@ -188,11 +190,14 @@ def test_the_pptx_has_a_slide_per_step_with_its_clip_and_captions(rendered: Rend
         assert parts["media"].blob == movie, clip["file"]
         assert parts["image"].blob == (rendered.folder / clip["poster"]["file"]).read_bytes()
         notes = slide.notes_slide.notes_text_frame.text
+        beats = clip["beats"]  # a beat's whole caption, though its words span several cues
         captions = parse_srt((rendered.folder / clip["captions"]["file"]).read_text("utf-8"))
-        for cue in captions:
-            assert cue.text in notes, (clip["file"], cue.text)
+        assert len(captions) >= len(beats) > 1, clip["file"]
+        for _, text in beats:
+            assert text in notes, (clip["file"], text)
         marks = slide.shapes[0]._element.findall(f".//{{{P14}}}bmk")
-        assert [int(mark.get("time")) for mark in marks] == [cue.start for cue in captions[1:]]
+        starts = [round(start * 1000) for start, _ in beats[1:]]
+        assert [int(mark.get("time")) for mark in marks] == starts
 
 
 @pytest.mark.render
@@ -267,7 +272,7 @@ def test_the_embed_page_plays_every_clip_with_captions_offline(
         assert video["state"] >= 2
         assert video["track"] == 2, "captions track not loaded"
         assert video["cues"] > 0
-    chapters = visit.page.locator("[data-seek]")
+    chapters = visit.page.locator("ol.chapters [data-seek]")
     assert chapters.count() == len(SCENES)
     chapters.nth(2).click()
     seconds = visit.page.evaluate("document.getElementById('whole').currentTime")

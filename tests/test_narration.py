@@ -15,13 +15,14 @@ import pytest
 from attention_core import LessonError, default_lesson, load_lesson, parse_lesson
 from attention_core.words import caption_name, english, kind_of, placeholders
 from publish.media.captions import Cue, parse_srt
+from publish.media.cues import FASTEST, LINES, LONGEST, SHORTEST
 from publish.media.description import stamp
 from publish.media.ffmpeg import chapters
 from publish.media.files import sha256
 from publish.narration.level import LUFS, PEAK
 from publish.narration.recordings import recordings_problem
 from publish.narration.script import spoken
-from publish.narration.voices import JOE, Narrator, Voice, VoiceError, choose_voice, seconds
+from publish.narration.voices import HEART, JOE, Narrator, Voice, VoiceError, choose_voice, seconds
 from publish.presets import FULL_NAME
 from scenes import style
 from tests.conftest import LOW, ROOT, cli
@@ -31,6 +32,9 @@ SILENCE = "-40dB"
 """Below this a stretch counts as silence (speech sits around -16 LUFS)."""
 TOLERANCE = 0.25
 """How far a cue's edge may be from the edge of the silence ffmpeg hears there, in seconds."""
+PAUSE = 0.05
+"""Seconds of silence ffmpeg must hear to call it a pause: where a beat's words are cut into
+cues, at a comma or a full stop, joe pauses for 0.08 to 0.3 s."""
 
 
 # --- what is said ---------------------------------------------------------------------------
@@ -41,6 +45,10 @@ TOLERANCE = 0.25
     [
         ("so [3, 1, 0] becomes [.84, .11, .04].", "so 3, 1, 0 becomes 0.84, 0.11, 0.04."),
         ("split by e^score. Whatever", "split by e to the score. Whatever"),
+        (
+            "river: e^3 is 20.09, lamp: e^-1.5 is 0.22.",
+            "river: e to the 3 is 20.09, lamp: e to the -1.5 is 0.22.",
+        ),
         ("q·k ÷ √4 × 2", "q·k divided by root 4 times 2"),
         ("prints tensor([0.8438, 0.1142]).", "prints tensor 0.8438, 0.1142."),
         ("✓ The model leans hard towards 4821.", "The model leans hard towards 4821."),
@@ -50,6 +58,20 @@ TOLERANCE = 0.25
 )
 def test_symbols_are_said_in_words(shown: str, said: str) -> None:
     assert spoken(shown, english()) == said
+
+
+@pytest.mark.parametrize("lesson", ["default", "greek"])
+def test_captions_show_the_notation_and_only_the_voice_spells_it_out(lesson: str) -> None:
+    """No caption shows a said-only spelling (``d k``, ``e to the``, "the square root"): the
+    screen's dₖ, √ and e^ are what a deaf viewer reads; the said entries keep the words."""
+    words = (default_lesson() if lesson == "default" else load_lesson(LESSONS / "greek.toml")).words
+    spelled = ["d k", f"e {words['common.said.power']}", "square root", "τετραγωνική ρίζα"]
+    captions = {name: words[name] for name in words if kind_of(name) == "caption"}
+    for name, text in captions.items():
+        assert not [s for s in spelled if s in text], (name, text)
+    said = [words[name] for name in words if kind_of(name) == "said" and ".said." in name]
+    assert any("d k" in text for text in said)  # the voice still says it
+    assert any("√dₖ" in text for text in captions.values())
 
 
 def test_every_said_entry_speaks_a_caption_with_its_placeholders() -> None:
@@ -103,7 +125,9 @@ def test_a_translated_caption_without_its_said_form_is_said_as_translated() -> N
 
 def test_a_lesson_names_one_of_the_known_voices() -> None:
     assert parse_lesson(_with_words({}, voice="espeak")).voice == "espeak"
-    with pytest.raises(LessonError, match=r'voice: expected one of "joe", "espeak", "none"'):
+    with pytest.raises(
+        LessonError, match=r'voice: expected one of "joe", "heart", "espeak", "none"'
+    ):
         parse_lesson(_with_words({}, voice="bob"))
 
 
@@ -129,7 +153,7 @@ def test_the_voice_follows_the_flag_then_the_lesson_then_the_language() -> None:
     [
         ("gone.onnx", "gone.onnx not found"),
         ("lonely.onnx", "lonely.onnx.json not found"),
-        ("nobody", "not joe, espeak, none"),
+        ("nobody", "not joe, heart, espeak, none"),
     ],
 )
 def test_a_voice_that_cannot_speak_is_named(spec: str, message: str, tmp_path: Path) -> None:
@@ -138,7 +162,7 @@ def test_a_voice_that_cannot_speak_is_named(spec: str, message: str, tmp_path: P
         choose_voice(str(tmp_path / spec) if spec.endswith(".onnx") else spec, default_lesson())
 
 
-@pytest.mark.parametrize("kind", [JOE, "espeak"])
+@pytest.mark.parametrize("kind", [JOE, HEART, "espeak"])
 def test_synthesis_is_deterministic_and_stored_once(kind: str, tmp_path: Path) -> None:
     voice = choose_voice(kind, default_lesson())
     assert voice is not None
@@ -209,8 +233,8 @@ def _true_peak(path: Path) -> float:
     return float(found[1])
 
 
-def _silences(path: Path, end: float) -> list[tuple[float, float]]:
-    log = _ffmpeg_log(path, "-map", "0:a", "-af", f"silencedetect=n={SILENCE}:d=0.2")
+def _silences(path: Path, end: float, shortest: float = 0.2) -> list[tuple[float, float]]:
+    log = _ffmpeg_log(path, "-map", "0:a", "-af", f"silencedetect=n={SILENCE}:d={shortest}")
     starts = [float(x) for x in re.findall(r"silence_start: (-?[\d.]+)", log)]
     ends = [float(x) for x in re.findall(r"silence_end: ([\d.]+)", log)]
     return list(zip(starts, [*ends, end][: len(starts)], strict=True))
@@ -257,22 +281,54 @@ def test_loudness_is_minus_16_lufs_in_every_file(narrated: Path) -> None:
 
 @pytest.mark.render
 def test_words_are_heard_inside_their_cues_and_nowhere_else(narrated: Path) -> None:
+    """Each cue starts within 0.25 s of its words and ends within 0.25 s of them: the silence
+    between two cues (a beat's breath, or the pause at a clause inside a beat, where a beat's
+    words are cut into cues) starts as one ends and ends as the next starts."""
     for clip in _clips(narrated):
         cues = parse_srt(clip.with_suffix(".srt").read_text("utf-8"))
         end = cues[-1].end / 1000 + 1
-        silences = _silences(clip, end)
-        quiet_ends = [stop for _, stop in silences]
-        quiet_starts = [start for start, _ in silences]
+        silences = _silences(clip, end, PAUSE)
         for cue, following in zip(cues, [*cues[1:], None], strict=True):
             start, stop = cue.start / 1000, cue.end / 1000
             if start > 0:  # speech starts with its cue: the silence before it ends there
-                assert min(abs(start - t) for t in quiet_ends) <= TOLERANCE, (clip.name, cue)
-            if following is not None:  # and stops with it: silence until the next cue
-                assert min(abs(stop - t) for t in quiet_starts) <= TOLERANCE, (clip.name, cue)
-                gap = (stop + TOLERANCE, following.start / 1000 - TOLERANCE)
-                assert any(a <= gap[0] and gap[1] <= b for a, b in silences), (clip.name, cue)
+                assert min(abs(start - b) for _, b in silences) <= TOLERANCE, (clip.name, cue)
+            if following is not None:  # and stops with it: one silence until the next cue
+                after = following.start / 1000
+                between = [
+                    (a, b)
+                    for a, b in silences
+                    if abs(a - stop) <= TOLERANCE and abs(b - after) <= TOLERANCE
+                ]
+                assert between, (clip.name, cue, following)
             heard = stop - start - sum(max(0.0, min(b, stop) - max(a, start)) for a, b in silences)
             assert heard > 0.5 * (stop - start), (clip.name, cue)
+
+
+@pytest.mark.render
+def test_every_cue_of_every_file_keeps_to_the_rules(narrated: Path) -> None:
+    """Two lines of at most 42 characters, 5/6 to 7 s, at most 20 characters a second; the
+    subtitle track inside each MP4 is its sidecar, cue for cue."""
+    folder = narrated / LOW.name
+    files = [*_clips(narrated), folder / f"{FULL_NAME}.mp4"]
+    fast = []
+    for path in files:
+        cues = parse_srt(path.with_suffix(".srt").read_text("utf-8"))
+        assert [(c.start, c.end, c.text) for c in _subtitles(path)] == [
+            (c.start, c.end, c.text) for c in cues
+        ], path.name
+        for cue in cues:
+            lines, seconds = cue.text.split("\n"), (cue.end - cue.start) / 1000
+            assert len(lines) <= LINES, (path.name, cue)
+            assert max(len(line) for line in lines) <= 42, (path.name, cue)
+            assert SHORTEST / 1000 <= seconds <= LONGEST / 1000, (path.name, cue)
+            speed = len(" ".join(lines)) / seconds
+            fast += [(path.name, cue.text, speed)] if speed > FASTEST else []
+    joined = parse_srt((folder / f"{FULL_NAME}.srt").read_text("utf-8"))
+    assert len(joined) > 60
+    # joe says a few sentences faster than 20 characters a second, and a cue cannot stay up
+    # longer than its words without leaving them: those few, and only a little faster.
+    assert len(fast) <= len(joined) // 10, fast
+    assert all(speed <= 22 for _, _, speed in fast), fast
 
 
 @pytest.mark.render
@@ -307,6 +363,25 @@ def test_two_narrated_runs_give_the_same_bytes(narrated: Path, tmp_path: Path) -
     assert result.returncode == 0, result.stdout + result.stderr
     for name in ("03_score.mp4", "03_score.srt"):
         assert sha256(tmp_path / LOW.name / name) == sha256(narrated / LOW.name / name), name
+
+
+@pytest.mark.render
+def test_heart_narrates_a_clip_end_to_end(tmp_path: Path) -> None:
+    """--voice heart (hibari, Apache-2.0): sound at -16 LUFS, cues to the rules and on its
+    words, all at low quality."""
+    result = cli(tmp_path, "--voice", HEART, "--scene", "3")
+    assert result.returncode == 0, result.stdout + result.stderr
+    clip = tmp_path / LOW.name / "03_score.mp4"
+    assert {str(s["codec_type"]) for s in _streams(clip)} >= {"video", "audio", "subtitle"}
+    assert _loudness(clip) == pytest.approx(-16, abs=1)
+    test_words_are_heard_inside_their_cues_and_nowhere_else(tmp_path)
+    cues = parse_srt(clip.with_suffix(".srt").read_text("utf-8"))
+    assert len(cues) > 8
+    for cue in cues:
+        lines = cue.text.split("\n")
+        assert len(lines) <= LINES, cue
+        assert max(len(line) for line in lines) <= 42, cue
+        assert SHORTEST / 1000 <= (cue.end - cue.start) / 1000 <= LONGEST / 1000, cue
 
 
 @pytest.mark.render
@@ -365,12 +440,15 @@ def test_a_recorded_voice_times_the_beats(
     clip = tmp_path / LOW.name / "03_score.mp4"
     assert "audio" in {s["codec_type"] for s in _streams(clip)}
     cues = parse_srt(clip.with_suffix(".srt").read_text("utf-8"))
-    long_cue = cues[2]  # 03_score-03, read three times over
+    # 03_score-03, read three times over, its caption cut into cues; the next beat's come next
+    first = next(i for i, cue in enumerate(cues) if cue.text.startswith("Each token"))
+    after = next(i for i, cue in enumerate(cues) if i > first and "river" in cue.text)
+    start, stop = cues[first].start, cues[after - 1].end
     recorded = seconds_of(folder / "03_score-03.wav")
-    assert (long_cue.end - long_cue.start) / 1000 == pytest.approx(recorded, abs=0.5)
-    heard = (long_cue.end - long_cue.start) / 1000  # the recording less its leading silence
+    assert (stop - start) / 1000 == pytest.approx(recorded, abs=0.5)
+    heard = (stop - start) / 1000  # the recording less its leading silence
     frame = 1 / LOW.fps
-    assert (cues[3].start - long_cue.start) / 1000 >= heard + style.BREATH - frame  # it waited
+    assert (cues[after].start - start) / 1000 >= heard + style.BREATH - frame  # it waited
 
 
 @pytest.mark.render

@@ -1,8 +1,9 @@
-"""Beats: the pause-to-pause stretches of each clip, read from its caption cues.
+"""Beats: the pause-to-pause stretches of each clip, read from its manifest entry.
 
-Each scene marks a beat once (``LessonScene.beat``), which writes its caption cue; a beat runs
-from its cue's start to the next cue's start (the last one to the clip's end). So captions,
-chapters and slide breaks all come from the same marks.
+Each scene marks a beat once (``LessonScene.beat``), which writes its caption cue (cut into
+cues to the rules when the clip is finished; the entry keeps each beat's start and caption); a
+beat runs from its start to the next beat's start (the last one to the clip's end). So
+captions, chapters and slide breaks all come from the same marks.
 """
 
 from __future__ import annotations
@@ -65,6 +66,10 @@ def steps_of(folder: Path, clips: Sequence[ClipEntry]) -> list[Step]:
             cues = parse_srt((folder / clip.captions.file).read_text("utf-8"))
             vtt = f"{Path(clip.file).stem}.vtt"
             write_text(folder / vtt, to_vtt(cues))
+        if clip.beats:  # a beat's words span several cues; its start and caption are kept
+            cues = [
+                Cue(round(start * 1000), round(start * 1000), text) for start, text in clip.beats
+            ]
         steps.append(Step(clip, vtt, beats_of(cues, clip.duration)))
     return steps
 

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from attention_core import Lesson, Words
+from publish.kit import transcript
 from publish.kit.beats import Step, clock
 from publish.kit.webpage import STYLE_BASE, html_attribute, html_text, page
 from publish.media.manifest import FullEntry
@@ -42,12 +43,13 @@ def embed_html(
         links = "".join(_kit_file(name, words) for name in extras)
         body.append(f"<h2>{html_text(words['page.heading.kit'])}</h2><ul>{links}</ul>")
     if full is not None:
-        body += _whole(full, steps, mime, folder, words)
+        body += _whole(full, steps, mime, folder, lesson)
     body.append(f"<h2>{html_text(words['page.heading.steps'])}</h2>")
     for step in steps:
         body += _step(step, mime, folder, words)
     language = words["common.word.language"]
-    return page(lesson.title, language, STYLE_BASE + _STYLE, "\n".join(body), _SCRIPT)
+    style = STYLE_BASE + _STYLE + transcript.STYLE
+    return page(lesson.title, language, style, "\n".join(body), _SCRIPT + transcript.SCRIPT)
 
 
 def _kit_file(name: str, words: Words) -> str:
@@ -57,8 +59,9 @@ def _kit_file(name: str, words: Words) -> str:
 
 
 def _whole(
-    full: FullEntry, steps: Sequence[Step], mime: str, folder: Path, words: Words
+    full: FullEntry, steps: Sequence[Step], mime: str, folder: Path, lesson: Lesson
 ) -> list[str]:
+    words = lesson.words
     poster = f' poster="{html_attribute(steps[0].clip.poster.file)}"' if steps else ""
     vtt = next((ref.file for ref in full.captions if ref.file.endswith(".vtt")), None)
     chapters = "".join(
@@ -68,9 +71,12 @@ def _whole(
     )
     return [
         f"<h2>{html_text(words['page.heading.whole'])}</h2>",
+        "<div class=player>"
         f'<video id="whole" controls preload="auto"{poster}>'
         f'<source src="{html_attribute(full.file)}" type="{mime}">'
-        f"{_track(vtt, folder, words)}</video>",
+        f"{_track(vtt, folder, words)}"
+        f"{_described(f'{Path(full.file).stem}.descriptions.vtt', folder, words)}</video>"
+        f"{transcript.interactive(lesson, steps, full)}</div>",
         f"<p class=muted>{html_text(words['page.line.chapters'])}</p>",
         f"<ol class=chapters>{chapters}</ol>",
     ]
@@ -85,7 +91,8 @@ def _step(step: Step, mime: str, folder: Path, words: Words) -> list[str]:
         f"<h3>{clip.step} · {html_text(clip.title)} <span class=muted>({clock(clip.duration)})"
         "</span></h3>",
         f'<video controls preload="auto" poster="{html_attribute(clip.poster.file)}">'
-        f'<source src="{html_attribute(clip.file)}" type="{mime}">{track}</video>',
+        f'<source src="{html_attribute(clip.file)}" type="{mime}">{track}'
+        f"{_described(f'{step.stem}.descriptions.vtt', folder, words)}</video>",
         f"<p class=muted>{html_text(words['page.line.embed'])}</p>",
         f"<div class=snippet><pre><code>{code}</code></pre><button class=copy "
         f'data-done="{html_attribute(words["page.word.copied"])}">{html_text(words["page.word.copy"])}'
@@ -99,6 +106,19 @@ def _track(vtt: str | None, folder: Path, words: Words) -> str:
         return ""
     data = base64.b64encode((folder / vtt).read_bytes()).decode("ascii")
     return _track_tag(f"data:text/vtt;base64,{data}", words)
+
+
+def _described(vtt: str, folder: Path, words: Words) -> str:
+    """The clip's descriptions track (what the screen shows and the voice does not say), for
+    screen readers and players that voice it."""
+    if not (folder / vtt).is_file():
+        return ""
+    data = base64.b64encode((folder / vtt).read_bytes()).decode("ascii")
+    return (
+        f'<track kind="descriptions" src="data:text/vtt;base64,{data}" '
+        f'srclang="{html_attribute(words["common.word.language"])}" '
+        f'label="{html_attribute(words["page.word.on_screen"])}">'
+    )
 
 
 def _track_tag(src: str, words: Words) -> str:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from attention_core import Lesson
-from publish.kit import deck, embed, handout, made_from, powerpoint
+from publish.kit import deck, embed, handout, made_from, powerpoint, transcript
 from publish.kit.beats import steps_of
 from publish.media.files import write_text
 from publish.media.manifest import Manifest
@@ -19,6 +19,8 @@ WEB_FORMATS = {"mp4": "video/mp4", "webm": "video/webm"}
 SLIDE_FORMATS = frozenset({"mp4"})
 """The formats both decks play: PowerPoint embeds H.264 MP4, not WebM."""
 PAGE_NAME = "index.html"
+DESCRIPTIONS = ".descriptions.vtt"
+"""Beside each clip and the whole video: its WebVTT ``kind="descriptions"`` track."""
 DECK_NAME = "slides"
 """Stem of the presentation files: ``slides.html`` and ``slides.pptx``."""
 
@@ -54,12 +56,31 @@ def write_kit(
     elif slides:
         write_text(folder / f"{DECK_NAME}.html", deck.deck_html(lesson, steps, mime))
         powerpoint.write_pptx(folder / f"{DECK_NAME}.pptx", lesson.title, steps, folder)
-    present = _present(folder, [*handouts, f"{DECK_NAME}.html", f"{DECK_NAME}.pptx"])
+    described = []
+    for step in steps:  # each clip's descriptions, and the whole lesson's
+        described.append(f"{step.stem}{DESCRIPTIONS}")
+        write_text(folder / described[-1], transcript.descriptions_vtt(lesson, [step], [0.0]))
+    if manifest.full is not None and len(manifest.full.chapters) == len(steps):
+        starts = [chapter.start for chapter in manifest.full.chapters]
+        described.append(f"{Path(manifest.full.file).stem}{DESCRIPTIONS}")
+        write_text(folder / described[-1], transcript.descriptions_vtt(lesson, steps, starts))
+    write_text(folder / transcript.HTML_NAME, transcript.transcript_html(lesson, steps))
+    write_text(folder / transcript.TEXT_NAME, transcript.transcript_text(lesson, steps))
+    present = _present(
+        folder,
+        [
+            *handouts,
+            transcript.HTML_NAME,
+            transcript.TEXT_NAME,
+            f"{DECK_NAME}.html",
+            f"{DECK_NAME}.pptx",
+        ],
+    )
     page = embed.embed_html(lesson, steps, manifest.full, mime, present, folder)
     write_text(folder / PAGE_NAME, page)
     captions = tuple(step.captions for step in steps if step.captions is not None)
     return Kit(
-        (*captions, PAGE_NAME, *present),
+        (*captions, *described, PAGE_NAME, *present),
         (*notes, f"lecture kit: {', '.join([PAGE_NAME, *present])}"),
         failures,
     )

@@ -60,7 +60,8 @@ class _Entry:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Self:
-        return cls(**data | {name: read(data[name]) for name, read in cls.READERS.items()})
+        read = {name: read(data[name]) for name, read in cls.READERS.items() if name in data}
+        return cls(**data | read)  # a field missing from an older record takes its default
 
 
 @dataclass(frozen=True)
@@ -80,11 +81,18 @@ class ClipEntry(_Entry):
     poster: FileRef
     captions: FileRef | None
     numbers: tuple[str, ...]
+    beats: tuple[tuple[float, str], ...] = ()
+    """Each beat's start (s) and whole caption: the slide breaks, which the caption cues no
+    longer are since a beat's words are cut into several."""
+    shown: tuple[tuple[str, ...], ...] = ()
+    """Per beat, the texts that first appear on screen during it (the probe's reading)."""
 
     READERS: ClassVar[dict[str, Callable[[Any], Any]]] = {
         "poster": lambda ref: FileRef(**ref),
         "captions": lambda ref: FileRef(**ref) if ref else None,
         "numbers": tuple,
+        "beats": lambda beats: tuple((float(start), str(text)) for start, text in beats),
+        "shown": lambda shown: tuple(tuple(texts) for texts in shown),
     }
 
     @property

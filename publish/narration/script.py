@@ -20,7 +20,8 @@ def spoken(said: str, words: Mapping[str, str]) -> str:
     """``said`` as a voice should read it: ``e^score`` as "e to the score", ``√``, ``÷`` and
     ``×`` in the lesson's words, ``.84`` as ``0.84``, and brackets, parentheses and ticks
     (which a voice reads out or stumbles on) dropped."""
-    text = re.sub(r"e\^(\w+)", lambda m: f"e {words['common.said.power']} {m[1]}", said)
+    power = r"e\^([-−]?\d+(?:\.\d+)?|\w+)"  # e^-1.5 as well as e^score, never e^3's full stop
+    text = re.sub(power, lambda m: f"e {words['common.said.power']} {m[1]}", said)
     text = text.replace("√", f" {words['common.said.root']} ")
     text = text.replace("÷", f" {words['common.said.divided']} ")
     text = text.replace("×", f" {words['common.said.times']} ")

@@ -44,6 +44,8 @@ SOURCE_PACKAGES = (
     "publish.render.tex_folder",
     "publish.media.ffmpeg",
     "publish.media.captions",
+    "publish.media.cues",
+    "publish.media.pauses",
     "publish.narration",
 )
 """What makes a clip's files: the maths, the scenes, how a clip is rendered, encoded and remuxed,

@@ -11,12 +11,15 @@ from typing import TYPE_CHECKING
 
 from attention_core import Lesson
 from publish.kit.lecture import write_kit
-from publish.media.captions import clamp, join, milliseconds, parse_srt, to_srt, to_vtt
+from publish.media.captions import Cue, clamp, join, milliseconds, parse_srt, to_srt, to_vtt
+from publish.media.cues import eased, split_cue, unbroken
 from publish.media.description import description
 from publish.media.ffmpeg import poster, probe, remux
 from publish.media.files import replacing, sha256, write_text
 from publish.media.join import chapters_for, join_clips
 from publish.media.manifest import ClipEntry, FileRef, FullEntry, Manifest, write_manifest
+from publish.media.pauses import pauses
+from publish.narration.script import spoken
 from publish.narration.soundtrack import encoding, iso639_2, narration_track
 from publish.presets import FULL_NAME, JOINABLE_FORMATS, clip_name
 from publish.render import worker
@@ -173,10 +176,13 @@ class LessonRun:
         length = probe(result.video).duration
         captions_file = final.with_suffix(".srt")
         captions = track = None
+        beats: tuple[tuple[float, str], ...] = ()
         if result.captions is not None:
             # manim writes its subcaption file with the text as it is; ours escapes it.
             raw = parse_srt(result.captions.read_text("utf-8"), escaped=False)
-            cues = clamp(raw, milliseconds(length))
+            beats = tuple((cue.start / 1000, cue.text) for cue in clamp(raw, milliseconds(length)))
+            cues = clamp(self._to_rules(raw, result.speech), milliseconds(length))
+            cues = eased(cues, milliseconds(length))
             write_text(captions_file, to_srt(cues))
             captions = FileRef.of(captions_file)
             track = result.video.with_name("subtitles.vtt")  # see media.remux on why WebVTT
@@ -213,12 +219,34 @@ class LessonRun:
             poster=FileRef.of(poster_file),
             captions=captions,
             numbers=result.numbers,
+            beats=beats,
+            shown=result.shown,
         )
         reads = sorted({*result.reads, ("words", f"{scene.slug}.heading.title")}, key=str)
         kwargs = (("minutes", self.minutes),) if scene.shows_length else ()
         self.records.save(self.key_of(scene)(reads, kwargs), entry, reads, kwargs)
         shutil.rmtree(result.video.parent, ignore_errors=True)
         return entry
+
+    def _to_rules(self, beats: Sequence[Cue], speech: Sequence[tuple[float, Path]]) -> list[Cue]:
+        """Each beat's one cue (manim's subcaption) as cues to the rules, timed at the pauses
+        heard in the beat's speech (a silent beat's by the length of their words)."""
+        heard = {milliseconds(start): path for start, path in speech}
+        words = self.lesson.words
+        keep = unbroken(self.lesson)
+        cues: list[Cue] = []
+        for beat in beats:
+            # manim stamps a cue to the millisecond from the same start the speech was placed at
+            path = next((p for ms, p in heard.items() if abs(ms - beat.start) <= 2), None)
+            found = None
+            if path is not None:
+                found = [
+                    (beat.start + milliseconds(a), beat.start + milliseconds(b))
+                    for a, b in pauses(path)
+                ]
+            weigh = lambda text: float(len(spoken(text, words)))  # noqa: E731
+            cues += split_cue(beat, pauses=found, weigh=weigh, keep=keep)
+        return cues
 
     @property
     def language(self) -> str:

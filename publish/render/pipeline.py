@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from attention_core import Lesson
 from publish.kit.course_page import LessonLink, course_html
 from publish.kit.lecture import PAGE_NAME
+from publish.kit.transcript import HTML_NAME as TRANSCRIPT
 from publish.media.files import clean_partials, write_text
 from publish.media.manifest import CourseEntry, CourseManifest, write_course_manifest
 from publish.render import toolchain
@@ -147,10 +148,12 @@ def _write_course(title: str, runs: Sequence[LessonRun], outcomes: Sequence[Outc
             CourseEntry(name, lesson.title, name, f"{name}/manifest.json", page, duration)
         )
         target = page or entries[-1].manifest
-        links.append(LessonLink(lesson.title, lesson.series, duration, target, poster))
+        said = f"{name}/{TRANSCRIPT}" if (run.options.folder / TRANSCRIPT).is_file() else None
+        links.append(LessonLink(lesson.title, lesson.series, duration, target, poster, said))
     language = runs[0].lesson.words["common.word.language"]
     index = folder / PAGE_NAME
-    write_text(index, course_html(title, language, links))
+    label = runs[0].lesson.words["page.heading.transcript"]
+    write_text(index, course_html(title, language, links, label))
     options = runs[0].options
     write_course_manifest(
         folder / COURSE_MANIFEST,

@@ -120,6 +120,9 @@ class ClipResult:
     """Every field of the lesson the scene read (:mod:`attention_core.reads`): its key's part."""
     speech: tuple[tuple[float, Path], ...] = ()
     """Each narrated beat's start in the clip and its speech file; empty when silent."""
+    shown: tuple[tuple[str, ...], ...] = ()
+    """Per beat, the texts that first appear on screen during it: what a description carries
+    where the narrator does not say them."""
 
 
 class ClipFailed(Exception):
@@ -295,6 +298,7 @@ def _render(job: ClipJob, started: float) -> ClipResult:
         probe = record(scene, after_each=lambda: _emit("time", job.label, float(scene.time)))
         scene.render()
         video, captions = output_files(scene)
+    probe.beats = tuple(scene.beats)
     if video is None or not video.is_file():
         raise RuntimeError(f"manim wrote no video (expected {video})")
     return ClipResult(
@@ -306,6 +310,7 @@ def _render(job: ClipJob, started: float) -> ClipResult:
         elapsed=time.monotonic() - started,
         reads=tuple(reads.sorted()),
         speech=() if speaking is None else speaking.placed(scene.beats),
+        shown=tuple(tuple(texts) for texts in probe.shown_by_beat()),
     )
 
 

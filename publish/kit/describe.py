@@ -1,0 +1,141 @@
+"""Description: what the screen shows and the narrator never says, beat by beat, and the rules
+that exempt decoration. The one place those rules live."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from attention_core import Words
+from attention_core.words import kind_of
+from publish.kit.beats import Step
+
+__all__ = ["EXEMPT", "Reading", "described", "readable", "reading", "step_reading"]
+
+EXEMPT = {
+    "heading": "the step's label and headline: the chapter title, which the transcript heads with",
+    "label": "a table header, tag or unit from the words catalogue (TOKEN, SCORE, ÷ TOTAL), "
+    "any number in it said in the step",
+    "symbol": "a letter or symbol alone, no number and no word (Q, =, +, q · k): a piece of a "
+    "sum or formula whose beat says it in words",
+}
+"""What may be shown without being said or described, by rule. Everything else the probe
+reads on screen is said in its beat (or the next, which explains what the first brought in)
+or carried by a description."""
+
+_LATEX = [
+    (r"\\rightarrow", "→"),
+    (r"\\approx", "≈"),
+    (r"\\left|\\right|\\textstyle|\\displaystyle|\\,", ""),
+    (r"\\mathrm\{([^}]*)\}", r"\1"),
+    (r"\\sqrt\{([^{}]*)\}", r"√\1"),
+    (r"\^\{\\top\}", "ᵀ"),
+    (r"\\frac\{([^{}]*)\}\{([^{}]*)\}", r"\1 ÷ \2"),
+    (r"\\cdot", "·"),
+    (r"\\div", "÷"),
+    (r"\\sum_i", "Σᵢ"),
+    (r"\\Sigma", "Σ"),
+    (r"_\{?k\}?", "ₖ"),
+    (r"_\{?i\}?", "ᵢ"),
+    (r"[{}]", ""),
+]
+
+
+def readable(text: str) -> str:
+    """``text`` as a description says it: a formula's LaTeX as the notation it shows."""
+    for pattern, into in _LATEX:
+        text = re.sub(pattern, into, text)
+    text = re.sub(r"\s+([,)])", r"\1", re.sub(r"([(])\s+", r"\1", text))
+    return re.sub(r"\s+", " ", text).strip()
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One on-screen text of a beat and why a viewer who cannot see it still gets it:
+    ``said``, a rule of :data:`EXEMPT`, or ``described``."""
+
+    text: str
+    why: str
+
+
+def reading(
+    words: Words, slug: str, title: str, captions: Sequence[str], shown: Sequence[Sequence[str]]
+) -> list[list[Reading]]:
+    """Per beat of one step, each text first shown in it and why it is covered.
+
+    ``captions``: each beat's caption; ``shown``: each beat's new on-screen texts (the probe's).
+    """
+    labels = _labels(words)
+    label = f"{slug}.heading.label"
+    heading = (title.casefold(), words.get(label, title).casefold())
+    out = []
+    for i, texts in enumerate(shown):
+        heard = _tokens(" ".join(captions[i : i + 2]))
+        step_heard = _tokens(" ".join(captions))
+        beat = []
+        for text in texts:
+            plain = readable(text)
+            tokens = _tokens(plain)
+            if plain.casefold() == heading[0] or (
+                plain.isupper() and heading[1] in plain.casefold()
+            ):
+                why = "heading"
+            elif any(label.fullmatch(plain) for label in labels) and (
+                {t for t in tokens if _numbers_only({t})} <= step_heard
+            ):
+                why = "label"  # its numbers, if any, said in the step
+            elif not tokens:
+                why = "symbol"
+            elif tokens <= heard or (_numbers_only(tokens) and tokens <= step_heard):
+                why = "said"  # a table's number the step says somewhere counts as said
+            else:
+                why = "described"
+            beat.append(Reading(plain, why))
+        out.append(beat)
+    return out
+
+
+def _labels(words: Words) -> list[re.Pattern[str]]:
+    """Every ``word`` entry as a pattern, each placeholder one number or word."""
+    found = []
+    for name in words:
+        if kind_of(name) == "word":
+            parts = re.split(r"\{\w+\}", words[name])
+            found.append(re.compile(r"\S+".join(re.escape(p) for p in parts), re.IGNORECASE))
+    return found
+
+
+def _tokens(text: str) -> set[str]:
+    """The words of two letters or more and the numbers in ``text``, compared loosely."""
+    found = set()
+    for token in re.findall(r"\d*\.?\d+%?|[^\W\d_]{2,}", text.casefold()):
+        if token[0].isdigit() or token[0] == ".":
+            number = float(token.rstrip("%"))
+            found.add(f"{number:g}{'%' if token.endswith('%') else ''}")
+        else:
+            found.add(token)
+    return found
+
+
+def _numbers_only(tokens: set[str]) -> bool:
+    return all(token[0].isdigit() or token[0] == "-" for token in tokens)
+
+
+def step_reading(words: Words, step: Step) -> list[list[Reading]]:
+    """:func:`reading` of a step's clip, from what its manifest entry recorded."""
+    slug = step.stem.partition("_")[2]
+    captions = [beat.caption for beat in step.beats]
+    shown = list(step.clip.shown) + [()] * (len(captions) - len(step.clip.shown))
+    return reading(words, slug, step.clip.title, captions, shown[: len(captions)])
+
+
+def described(words: Words, step: Step) -> list[str]:
+    """Per beat, its description ("On screen: …"), empty where the beat needs none."""
+    out = []
+    for beat in step_reading(words, step):
+        texts = [r.text.strip(" ·") for r in beat if r.why == "described"]
+        # a code listing shown, then shown again with its output: described once, in full
+        texts = [t for t in texts if not any(o != t and o.startswith(t) for o in texts)]
+        out.append(f"{words['page.word.on_screen']}: {' · '.join(texts)}" if texts else "")
+    return out

@@ -1,0 +1,93 @@
+"""Description: every text the probe reads on screen is said in its beat, exempt by a listed
+rule, or described; today's gaps are described."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from attention_core import default_lesson
+from publish.kit.describe import EXEMPT, Reading, readable, reading
+from scenes import SCENES
+from scenes.probe import Probe, run_dry
+from tests.conftest import Rendered
+from tests.test_cache_keys import length_arguments
+
+LESSON = default_lesson()
+
+
+def _probe(scene: type) -> Probe:
+    return run_dry(scene, LESSON, **length_arguments(scene, 5))
+
+
+def _readings() -> dict[str, list[Reading]]:
+    """Every beat of the default lesson (by id) and its on-screen texts, read."""
+    out = {}
+    for scene in SCENES:
+        probe = _probe(scene)
+        shown = probe.shown_by_beat()
+        read = reading(LESSON.words, scene.slug, scene.headline(LESSON), probe.captions, shown)
+        out |= {beat.id: texts for beat, texts in zip(probe.beats, read, strict=True)}
+    return out
+
+
+def test_the_exemptions_are_these_rules_and_these_texts() -> None:
+    """The exemptions, listed: each rule and every text of the default lesson it exempts."""
+    readings = _readings()
+    exempt = {
+        rule: sorted({r.text for b in readings.values() for r in b if r.why == rule})
+        for rule in EXEMPT
+    }
+    print({rule: texts for rule, texts in exempt.items()})  # the list, in -s output
+    assert set(EXEMPT) == {"heading", "label", "symbol"}
+    assert {"STEP 1 · SCORE", "Score every token against the query"} <= set(exempt["heading"])
+    assert {"TOKEN", "SCORE", "PULL", "÷ TOTAL"} <= set(exempt["label"])
+    assert all(not re.search(r"\d|[^\W\d_]{2,}", text) for text in exempt["symbol"])
+    said = " ".join(beat.caption.text for s in SCENES for beat in _probe(s).beats)
+    for text in exempt["label"]:  # a label's numbers are said: "about 20" is heard
+        assert all(n in said for n in re.findall(r"\d+(?:\.\d+)?", text)), text
+
+
+def test_todays_gaps_are_described() -> None:
+    readings = _readings()
+    described = {r.text for b in readings.values() for r in b if r.why == "described"}
+    caveat = [t for t in described if t.startswith("Toy setup")]
+    assert caveat, "the toy-setup caveat"
+    assert any("no positions or learned projections" in t for t in described)
+    assert "Vaswani et al., §3.2.1" in described
+    card = {r.text for r in readings["07_answer-06"] if r.why == "described"}
+    assert {"84.4%", "11.4%", "4.2%"} <= card, "the closing card's numbers"
+
+
+def test_every_text_is_said_exempt_or_described() -> None:
+    whys = {r.why for beat in _readings().values() for r in beat}
+    assert whys == {"said", "described", *EXEMPT}
+
+
+@pytest.mark.parametrize(
+    ("latex", "shown"),
+    [
+        (
+            r"( Q , K , V ) = \mathrm{softmax}\left( \frac{ Q K^{\top} }{\sqrt{d_k}} \right) V",
+            "(Q, K, V) = softmax(Q Kᵀ ÷ √dₖ) V",
+        ),
+        (r"\textstyle\sum_i w_i \cdot v_i", "Σᵢ wᵢ · vᵢ"),
+        (r"e^6 \approx 403", "e^6 ≈ 403"),
+    ],
+)
+def test_a_formula_is_described_in_the_notation_it_shows(latex: str, shown: str) -> None:
+    assert readable(latex) == shown
+
+
+@pytest.mark.render
+def test_descriptions_reach_the_track_and_the_transcript(rendered: Rendered) -> None:
+    folder = rendered.folder
+    track = (folder / "attention_by_hand.descriptions.vtt").read_text("utf-8")
+    text = (folder / "transcript.txt").read_text("utf-8")
+    page = (folder / "index.html").read_text("utf-8")
+    for gap in ("Toy setup", "Vaswani et al., §3.2.1", "84.4%"):
+        assert gap in track, gap
+        assert "[On screen: " in text
+    assert "Vaswani et al., §3.2.1" in text.split("[On screen:", 1)[1]
+    assert page.count('kind="descriptions"') == len(SCENES) + 1

@@ -1,0 +1,104 @@
+"""The transcript: its files, and the embed page's interactive one worked by keyboard alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser
+
+from attention_core import default_lesson
+from publish.kit.beats import Step, beats_of
+from publish.kit.transcript import interactive, transcript_text
+from publish.media.captions import Cue
+from publish.media.manifest import Chapter, FileRef, FullEntry
+from tests.conftest import Rendered
+from tests.test_lecture_kit import CLIP, Visit, browser  # noqa: F401 (browser: a fixture)
+
+LESSON = default_lesson()
+
+
+def _step(number: int, *captions: str) -> Step:
+    cues = [Cue(2000 * i, 2000 * i + 1500, text) for i, text in enumerate(captions)]
+    clip = CLIP.__class__(**{**CLIP.__dict__, "step": number, "title": f"Step {number}"})
+    return Step(clip, None, beats_of(cues, 2.0 * len(captions)))
+
+
+def test_the_transcript_is_the_steps_as_headings_and_their_words_as_paragraphs() -> None:
+    steps = [_step(1, "One, score: over √dₖ.", "Two."), _step(2, "Three\nlines.")]
+    text = transcript_text(LESSON, steps)
+    assert text.splitlines()[:2] == [LESSON.title, "=" * len(LESSON.title)]
+    assert "1 · Step 1\n----------\nOne, score: over √dₖ. Two.\n" in text
+    assert "2 · Step 2\n----------\nThree lines.\n" in text
+
+
+def test_each_sentence_of_the_interactive_transcript_seeks_the_whole_video() -> None:
+    steps = [_step(1, "A <b>.", "B."), _step(2, "C.")]
+    chapters = (Chapter("Step 1", 0.0, 4.0), Chapter("Step 2", 4.0, 6.0))
+    ref = FileRef("x", 1, "0")
+    full = FullEntry("w.mp4", "t", 6.0, 854, 480, 15, 1, "0", chapters, (ref,), (), ref)
+    html = interactive(LESSON, steps, full)
+    assert html.count("<button class=line") == 3
+    assert 'data-seek="2.000" data-end="4.000"' in html  # B: its clip's second beat
+    assert 'data-seek="4.000" data-end="6.000"' in html  # C: the second clip's, shifted
+    assert "A &lt;b&gt;." in html
+
+
+@pytest.mark.render
+def test_transcript_files_hold_every_beat_as_the_captions_write_it(rendered: Rendered) -> None:
+    text = (rendered.folder / "transcript.txt").read_text("utf-8")
+    page = (rendered.folder / "transcript.html").read_text("utf-8")
+    for clip in rendered.manifest["clips"]:
+        assert f"{clip['step']} · {clip['title']}" in text
+        for _, caption in clip["beats"]:
+            assert " ".join(caption.split()) in text, caption
+    assert "√dₖ" in text
+    assert "d k" not in text
+    assert page.count("<h2>") == len(rendered.manifest["clips"])
+    assert '<html lang="en">' in page
+
+
+@pytest.mark.render
+@pytest.mark.browser
+def test_the_transcript_and_player_work_by_keyboard_alone(
+    rendered: Rendered,
+    browser: Browser,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    visit = Visit(browser, rendered.folder / "index.html")
+    page = visit.page
+    page.evaluate("document.getElementById('whole').muted = true")
+
+    def focused() -> str:
+        found: str = page.evaluate(
+            "(() => { const e = document.activeElement;"
+            " return e.tagName + '.' + e.className + '@' + (e.dataset.seek || ''); })()"
+        )
+        return found
+
+    seen = []
+    for _ in range(80):  # Tab from the top: the player, then the transcript's first sentence
+        page.keyboard.press("Tab")
+        seen.append(focused())
+        if seen[-1].startswith("BUTTON.line@"):
+            break
+    assert any(f.startswith("VIDEO") for f in seen), seen
+    assert seen[-1].startswith("BUTTON.line@"), seen
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    target = float(focused().rpartition("@")[2])
+    assert target > 0
+    page.keyboard.press("Enter")
+    whole = "document.getElementById('whole')"
+    assert page.evaluate(f"{whole}.currentTime") == pytest.approx(target, abs=0.3)
+    page.wait_for_function(
+        "document.querySelector('button.line[aria-current=true]') !== null", timeout=10_000
+    )
+    current = page.evaluate("document.querySelector('button.line[aria-current=true]').dataset.seek")
+    assert float(current) == pytest.approx(target, abs=0.01)  # the sentence being said is marked
+    page.keyboard.press("Shift+Tab")
+    earlier = float(focused().rpartition("@")[2])
+    page.keyboard.press("Space")
+    assert page.evaluate(f"{whole}.currentTime") == pytest.approx(earlier, abs=0.3)
+    visit.screenshot(tmp_path / "transcript.png")
+    visit.check_offline()
