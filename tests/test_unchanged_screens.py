@@ -2,7 +2,9 @@
 
 ``data/screens_before_series.json`` was recorded from 1cba27e, the last commit before steps
 became data: per lesson and scene, its beat ids, its captions and every distinct moment's texts
-on screen (consecutive repeats folded), as ``scenes.probe`` reads them.
+on screen (consecutive repeats folded), as ``scenes.probe`` reads them. The beats and every
+moment must be the same; the captions are not compared: since then they show the notation the
+screen uses (``dₖ`` where they spelled "d k"), a change of their own (test_narration.py).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ def screens(lesson: Lesson) -> dict[str, object]:
             if not moments or moments[-1] != texts:
                 moments.append(texts)
         beats = [beat.id for beat in probe.beats]
-        shown[scene.slug] = {"beats": beats, "captions": list(probe.captions), "moments": moments}
+        shown[scene.slug] = {"beats": beats, "moments": moments}
     return shown
 
 
@@ -45,4 +47,8 @@ CASES = [
 
 @pytest.mark.parametrize("name", CASES)
 def test_every_moment_shows_what_it_showed_before(name: str) -> None:
-    assert screens(lesson_named(name)) == BEFORE[name]
+    before = {
+        slug: {"beats": shown["beats"], "moments": shown["moments"]}
+        for slug, shown in BEFORE[name].items()
+    }
+    assert screens(lesson_named(name)) == before
