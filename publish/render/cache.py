@@ -41,6 +41,8 @@ SOURCE_PACKAGES = (
     "attention_core",
     "scenes",
     "publish.render.worker",
+    "publish.render.beats",
+    "publish.render.segments",
     "publish.media.ffmpeg",
     "publish.media.captions",
     "publish.narration",
