@@ -94,6 +94,9 @@ class ClipJob:
     the beats it holds; None: the whole clip at once (on a cluster's workers)."""
     base: str = ""
     """The clip's key but for the lesson fields it reads: the base of its beats' keys."""
+    numbers: bool = True
+    """Record the numbers the clip shows (for the manifest); a preview has no use for them,
+    and reading the screen after every play is a third of a replayed beat's time."""
 
 
 @dataclass(frozen=True)
@@ -311,7 +314,7 @@ def _render_beats(job: ClipJob, started: float, store: Any, reuse: list[bool]) -
     from publish.render.beats import Cutter, WindowReads
     from publish.render.segments import join
     from scenes.manim_internals import beat_renderer, draw_plays, segment_files, subcaptions_srt
-    from scenes.probe import record
+    from scenes.probe import Probe, record
 
     kwargs = dict(job.kwargs)
     reads = WindowReads()
@@ -329,7 +332,8 @@ def _render_beats(job: ClipJob, started: float, store: Any, reuse: list[bool]) -
             lesson=lesson, renderer=beat_renderer(), boundary=cutter, **kwargs
         )
         cutter.start(scene)
-        probe = record(scene, after_each=lambda: _emit("time", job.label, float(scene.time)))
+        progress = lambda: _emit("time", job.label, float(scene.time))  # noqa: E731
+        probe = record(scene, after_each=progress) if job.numbers else Probe()
         scene.render()
         tail = cutter.tail(scene)
         captions_text = subcaptions_srt(scene)

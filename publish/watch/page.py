@@ -70,8 +70,7 @@ function draw() {
       const li = document.createElement("li");
       li.textContent = b.caption;
       li.dataset.clip = c.name; li.dataset.start = b.start; li.dataset.end = b.end; li.id = b.id;
-      if (state.changed && state.changed.generation === c.generation && c.generation > 1
-          && state.changed.fresh.includes(b.id)) li.classList.add("fresh");
+      if (c.generation > 1 && c.fresh.includes(b.id)) li.classList.add("fresh");
       li.onclick = () => load(c.name, b.start + 0.01, true);
       ul.appendChild(li);
     }

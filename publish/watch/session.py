@@ -179,7 +179,10 @@ class Session:
             job = self._job(lesson, scene, ())
             if job is not None:
                 todo[self.executor.submit(worker.render_clip, job)] = (scene, ())
-        lead = True
+        # The lead: the clip the page shows (else the first to re-render). The page jumps to
+        # its first changed beat; to another clip's only if the lead changed nothing on screen.
+        lead = next(iter(todo.values()))[0] if todo else None
+        lead_in = jumped = False
         redone: list[str] = []
         while todo:
             done, _ = wait(todo, timeout=0.2, return_when="FIRST_COMPLETED")
@@ -187,14 +190,16 @@ class Session:
                 for future in todo:
                     future.cancel()
                 return
-            for future in done:
+            for future in sorted(done, key=lambda f: todo[f][0] is not lead):
                 scene, kwargs = todo.pop(future)
-                line = self._collect(generation, lesson, scene, kwargs, future, lead)
-                if lead:  # the clip the page shows (or the first in): said as soon as it is in
+                jump = not jumped and (scene is lead or lead_in)
+                line, moved = self._collect(generation, lesson, scene, kwargs, future, jump)
+                jumped = jumped or moved
+                if scene is lead:  # said as soon as it is in
                     line = f"{line} in {time.monotonic() - started:.1f} s"
                     self.state.update(last=line)
                     self.say(line)
-                    lead = False
+                    lead_in = True
                 redone.append(line)
             if not todo and titles:
                 for title in titles:
@@ -244,6 +249,7 @@ class Session:
             label=name,
             beats=options.beats,
             base=self._key(lesson, scene, (), kwargs),
+            numbers=False,
         )
 
     def _collect(
@@ -253,33 +259,30 @@ class Session:
         scene: type[LessonScene],
         kwargs: tuple[tuple[str, Any], ...],
         future: Future[worker.ClipResult],
-        lead: bool,
-    ) -> str:
+        jump: bool,
+    ) -> tuple[str, bool]:
+        """Publish a finished clip (the page jumps to its first changed beat if ``jump``): its
+        terminal line, and whether the page was sent there."""
         name = clip_name(scene.step, scene.slug)
         try:
             result = future.result()
         except worker.ClipFailed as failure:
             line = scene_error(name, failure)
             self.state.update(error=line, last=line)
-            return line
+            return line, False
         clip = self._publish(generation, lesson, scene, kwargs, result)
-        fresh = [clip.beats[n - 1] for n in result.drawn]
+        fresh = [beat for beat in clip.beats if beat.id in clip.fresh]
         changed = None
-        earlier = self.state.changed
-        if fresh and (lead or earlier is None or earlier["generation"] != generation):
+        if jump and fresh:
             changed = {
                 "clip": name,
                 "beat": fresh[0].id,
                 "start": fresh[0].start,
                 "generation": generation,
-                "fresh": [beat.id for beat in fresh],
+                "fresh": list(clip.fresh),
             }
-        elif fresh and earlier is not None:
-            changed = dict(earlier)
-            if changed["clip"] == name:
-                changed["fresh"] = [beat.id for beat in fresh]
         self.state.put(clip, changed)
-        return f"{name}: {drawn_beats(result)}"
+        return f"{name}: {drawn_beats(result)}", changed is not None
 
     def _publish(
         self,
@@ -324,6 +327,7 @@ class Session:
             duration=length,
             beats=beats,
             generation=generation,
+            fresh=tuple(beats[n - 1].id for n in result.drawn),
         )
         old = self.made.get(name)
         reads = tuple(sorted({*result.reads, ("words", f"{scene.slug}.heading.title")}, key=str))

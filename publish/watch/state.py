@@ -31,6 +31,8 @@ class Clip:
     beats: tuple[Beat, ...]
     generation: int
     """The save it was made from (1: the lesson as the preview started)."""
+    fresh: tuple[str, ...] = ()
+    """The ids of the beats that save re-rendered (the others' segments were reused)."""
 
 
 @dataclass
