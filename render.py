@@ -73,9 +73,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--quality",
         choices=list(QUALITIES),
-        default="high",
-        help="manim preset: low 480p15, medium 720p30, high 1080p60 (default), "
-        "production 1440p60, 4k 2160p60",
+        help="manim preset: low 480p15, medium 720p30, high 1080p60 (default; low for "
+        "--watch), production 1440p60, 4k 2160p60",
     )
     p.add_argument(
         "--scene",
@@ -150,6 +149,20 @@ def parser() -> argparse.ArgumentParser:
         help="render on the workers of a running Dask scheduler (tcp://host:8786) instead of "
         "this machine's cores; finishing, the cache and the manifest stay here",
     )
+    p.add_argument(
+        "--watch",
+        action="store_true",
+        help="a live preview: serve a page on 127.0.0.1 that plays the lesson, and re-render "
+        "only the beats each save of the lesson changes (into OUT/preview/)",
+    )
+    p.add_argument(
+        "--watch-code",
+        action="store_true",
+        help="with --watch: also re-render when the scene code changes",
+    )
+    p.add_argument(
+        "--port", type=int, default=8417, help="with --watch: the page's port (default 8417)"
+    )
     return p
 
 
@@ -162,6 +175,10 @@ def _positive(value: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if args.quality is None:
+        args.quality = "low" if args.watch else "high"
+    if args.watch and (args.course or len(args.lesson) > 1 or args.list or args.dry_run):
+        return _bad("--watch takes one lesson, to render (not --course, --list, --dry-run)")
     if args.check_lesson:
         return check_lesson(args.check_lesson)
     if not args.script:
@@ -238,6 +255,8 @@ def main(argv: list[str] | None = None) -> int:
     lesson, options = lessons[0] if not course.is_course else (lessons[0][0], options)
     if args.script:
         return write_script(lesson, options, args.script)
+    if args.watch:
+        return _watch(args, replace(options, out=options.out / "preview"))
     try:
         with claimed(options.folder, options.claim):
             if args.list:
@@ -254,6 +273,19 @@ def main(argv: list[str] | None = None) -> int:
         if error.errno not in OUTPUT_TROUBLE:
             raise
         return _bad(str(trouble(options.out, error)))
+
+
+def _watch(args: argparse.Namespace, options: Any) -> int:
+    """``--watch``: the preview, until Ctrl-C."""
+    from publish.render.claim import OutputTrouble
+    from publish.watch.run import watch
+
+    built_in = Path(__file__).resolve().parent / "attention_core" / "lesson.toml"
+    file = Path(args.lesson[0]) if args.lesson and args.lesson[0] != BUILT_IN else built_in
+    try:
+        return watch(file, options, args.scene, args.port, args.watch_code)
+    except OutputTrouble as error:
+        return _bad(str(error))
 
 
 def load_course(args: argparse.Namespace) -> Course | str:

@@ -6,6 +6,9 @@ Each reaches past manim's public API, to go faster or to read what manim keeps t
   repeat (:class:`HeldFrameEncoder`, a ``VideoSegmentEncoder`` plugged in through the writer's
   ``_create_segment_encoder``, both new in manim 0.22).
 - :func:`undrawn_renderer`: a dry run's renderer, which draws no pixels.
+- :func:`beat_renderer`, :func:`draw_plays`, :func:`segment_files`, :func:`subcaptions_srt`:
+  a clip rendered a beat at a time: the plays of a beat drawn or skipped (state kept, nothing
+  drawn), each play's segment file read back, the scene's captions written without its video.
 - :func:`share_parsed_paths`: copies of a text glyph share its parsed SVG path (it replaces
   ``VMobjectFromSVGPath.__deepcopy__`` for the whole process).
 - :func:`output_files`: where a render left its video and captions (manim 0.22's output plan).
@@ -32,6 +35,7 @@ from typing import Any
 import av
 import manim
 import manimpango
+import numpy as np
 from manim import CairoRenderer, Code, Scene, Text, config
 from manim.constants import START_X, START_Y
 from manim.mobject.svg.svg_mobject import VMobjectFromSVGPath
@@ -50,11 +54,16 @@ __all__ = [
     "MathTexPart",
     "QuotingWriter",
     "SetText",
+    "beat_renderer",
     "clip_renderer",
+    "draw_plays",
     "code_listing",
+    "concat_list",
     "output_files",
+    "segment_files",
     "share_parsed_paths",
     "right_to_left",
+    "subcaptions_srt",
     "undrawn_renderer",
     "version_advice",
 ]
@@ -125,8 +134,13 @@ class QuotingWriter(SceneFileWriter):
 
     @staticmethod
     def _concat_manifest_bytes(input_files: list[str]) -> bytes:
-        quoted = (Path(file).as_posix().replace("'", "'\\''") for file in input_files)
-        return "".join(f"file 'file:{path}'\n" for path in quoted).encode("utf-8")
+        return concat_list(input_files)
+
+
+def concat_list(files: list[str] | list[Path]) -> bytes:
+    """A concat demuxer's list of ``files``, each quoted for any path."""
+    quoted = (Path(file).as_posix().replace("'", "'\\''") for file in files)
+    return "".join(f"file 'file:{path}'\n" for path in quoted).encode("utf-8")
 
 
 class HeldFrameWriter(QuotingWriter):
@@ -149,6 +163,85 @@ def output_files(scene: Scene) -> tuple[Path | None, Path | None]:
     """The video a rendered scene wrote and its captions file (None where it planned none)."""
     plan = scene.output_plan
     return plan.primary_artifact, plan.subcaption_file
+
+
+# --- a clip a beat at a time ---------------------------------------------------------------
+
+
+class _BeatWriter(HeldFrameWriter):
+    """The clip writer, leaving its segments unjoined: the beats' segments are joined by the
+    caller (``publish.render.beats``), reused ones among them."""
+
+    def combine_to_movie(self) -> None:
+        pass
+
+
+class _BeatRenderer(CairoRenderer):
+    """manim's renderer whose skipped plays draw nothing (a skipped play of manim's draws its
+    static frame and, for a wait, its one frame, only to throw them away)."""
+
+    def play(self, scene: Scene, *args: Any, **kwargs: Any) -> None:
+        skipped = self._original_skipping_status
+        before = self.time
+        super().play(scene, *args, **kwargs)
+        if skipped:  # the clock as a drawn play moves it: a beat's length is the same either way
+            self.time = _drawn_time(scene, before)
+
+    def update_frame(self, *args: Any, **kwargs: Any) -> None:
+        if not self.skip_animations:
+            super().update_frame(*args, **kwargs)
+
+    def save_static_frame_data(self, *args: Any, **kwargs: Any) -> None:
+        if self.skip_animations:
+            self.static_image = None
+        else:
+            super().save_static_frame_data(*args, **kwargs)
+
+
+def _drawn_time(scene: Scene, before: float) -> float:
+    """How far a play just made moves the clock when drawn: by whole frames, one ``dt`` added
+    per drawn frame of an animation, ``int(duration / dt)`` frames at once for a still wait
+    (``CairoRenderer.add_frame``, ``Scene.get_time_progression``); skipped, manim adds the
+    play's exact duration instead, so a skipped beat would end a fraction of a frame off."""
+    dt = 1 / scene.camera.frame_rate
+    if scene.is_current_animation_frozen_frame():
+        return before + int(scene.duration / dt) * dt
+    clock = before
+    for _ in range(len(np.arange(0, scene.duration, dt))):
+        clock += dt  # added frame by frame, as drawn: the same rounding
+    return clock
+
+
+def beat_renderer() -> CairoRenderer:
+    """The renderer for a clip rendered a beat at a time (its plays drawn or skipped by
+    :func:`draw_plays`). On another manim, plain manim's renderer: it skips the same plays,
+    drawing a little for nothing."""
+    if not SPEEDUPS:
+        return CairoRenderer()
+    return _BeatRenderer(file_writer_class=_BeatWriter)
+
+
+def draw_plays(scene: Scene, draw: bool) -> None:
+    """Draw and encode ``scene``'s next plays, or skip them (their mobjects still end where
+    the plays leave them, and the clock moves on). manim resets ``skip_animations`` to
+    ``_original_skipping_status`` at every play, so both are set."""
+    renderer: Any = scene.renderer
+    renderer._original_skipping_status = not draw
+    renderer.skip_animations = not draw
+
+
+def segment_files(scene: Scene) -> list[Path | None]:
+    """Each play's segment file so far, in order; None for a skipped play. A file is complete
+    only once the scene has rendered (manim encodes while it draws the next play)."""
+    files: list[str | None] = scene.renderer.file_writer.partial_movie_files
+    return [None if file is None else Path(file) for file in files]
+
+
+def subcaptions_srt(scene: Scene) -> str:
+    """The scene's captions as manim writes them (``write_subcaption_file``), drawn or not."""
+    import srt
+
+    return str(srt.compose(scene.renderer.file_writer.subcaptions))
 
 
 # --- a dry run draws nothing ----------------------------------------------------------------

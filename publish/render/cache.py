@@ -42,6 +42,8 @@ SOURCE_PACKAGES = (
     "scenes",
     "publish.render.worker",
     "publish.render.tex_folder",
+    "publish.render.beats",
+    "publish.render.segments",
     "publish.media.ffmpeg",
     "publish.media.captions",
     "publish.media.cues",

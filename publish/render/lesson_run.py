@@ -31,7 +31,7 @@ from scenes.timing import minutes_of
 if TYPE_CHECKING:
     from scenes import LessonScene
 
-__all__ = ["DESCRIPTION", "LessonRun", "Outcome"]
+__all__ = ["DESCRIPTION", "LessonRun", "Outcome", "drawn_beats"]
 
 DESCRIPTION = "description.txt"
 """Beside the whole video: its title, chapter lines and references, for the upload page."""
@@ -154,6 +154,8 @@ class LessonRun:
             self.clips[scene] = entry
             self.states[scene] = "rendered"
             self.display.done(self.label(scene), entry.duration, result.elapsed)
+            if len(result.drawn) < result.beats:
+                self.display.note(f"  {self.label(scene)}: {drawn_beats(result)}")
 
     def fail(self, scene: type[LessonScene], message: str, detail: str = "") -> None:
         self.failures[scene] = message
@@ -363,3 +365,11 @@ class LessonRun:
         )
         self.records.save(key, entry)
         return entry
+
+
+def drawn_beats(result: worker.ClipResult) -> str:
+    """Which beats of a clip were rendered: ``beat 3 of 7 rendered, 6 reused``."""
+    drawn = ", ".join(str(number) for number in result.drawn) or "none"
+    plural = "s" if len(result.drawn) > 1 else ""
+    reused = result.beats - len(result.drawn)
+    return f"beat{plural} {drawn} of {result.beats} rendered, {reused} reused"

@@ -56,6 +56,12 @@ class Options:
         return self.out / ".work" / self.quality.name
 
     @property
+    def beats(self) -> Path:
+        """The beat store (:mod:`publish.render.beats`), shared by every lesson of the quality
+        folder: ``media/high/.beats/``."""
+        return self.quality_folder / ".beats"
+
+    @property
     def work(self) -> Path:
         """manim's working files, one folder per scene: ``media/.work/high/score/``; a course's
         lesson keeps its own, ``media/.work/high/course/four_tokens/score/``."""

@@ -82,7 +82,7 @@ def publish(
     runs = []
     for lesson, options in lessons:
         options.folder.mkdir(parents=True, exist_ok=True)
-        for folder in (options.folder, options.folder / ".keys"):
+        for folder in (options.folder, options.folder / ".keys", options.beats):
             clean_partials(folder)
         elsewhere = (
             tuple(Records(f) for f in [options.quality_folder, *folders] if f != options.folder)

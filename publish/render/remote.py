@@ -82,6 +82,12 @@ def _on_worker(job: J, home: str) -> J:
     return replace(job, work=root / run / job.work.name, narrator=narrator)
 
 
+def _beats_here(job: worker.ClipJob) -> worker.ClipJob:
+    """``job`` with this worker's own beat store (beside its work folder), reused by its next
+    renders: the client's store is on another machine."""
+    return job if job.beats is None else replace(job, beats=job.work.parent / "beats")
+
+
 @cache
 def _joe_here() -> Voice | None:
     from publish.narration.voices import JOE, VoiceError, choose_voice
@@ -119,7 +125,7 @@ def render_there(job: worker.ClipJob, topic: str, home: str) -> Shipped:
     """On a worker: render ``job`` and return its files' bytes."""
     worker.report_to(_Topic(topic))
     try:
-        result = worker.render_clip(_on_worker(job, home))
+        result = worker.render_clip(_beats_here(_on_worker(job, home)))
     finally:
         worker.report_to(None)
     shipped = Shipped(

@@ -252,4 +252,6 @@ def clip_job(run: LessonRun, scene: type[LessonScene], minutes: int | None) -> w
         kwargs=kwargs,
         narrator=options.narrator,
         label=run.label(scene),
+        beats=options.beats,
+        base=run.key_of(scene)((), kwargs),
     )

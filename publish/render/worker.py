@@ -90,6 +90,14 @@ class ClipJob:
     """Who says the beats; None for a silent clip paced for reading."""
     label: str = ""
     """What its progress events name it by: ``03_score``, in a course ``four_tokens/03_score``."""
+    beats: Path | None = None
+    """The beat store (:mod:`publish.render.beats`) to render a beat at a time with, reusing
+    the beats it holds; None: the whole clip at once (on a cluster's workers)."""
+    base: str = ""
+    """The clip's key but for the lesson fields it reads: the base of its beats' keys."""
+    numbers: bool = True
+    """Record the numbers the clip shows (for the manifest); a preview has no use for them,
+    and reading the screen after every play is a third of a replayed beat's time."""
 
 
 @dataclass(frozen=True)
@@ -123,6 +131,12 @@ class ClipResult:
     shown: tuple[tuple[str, ...], ...] = ()
     """Per beat, the texts that first appear on screen during it: what a description carries
     where the narrator does not say them."""
+    drawn: tuple[int, ...] = ()
+    """The beats (from 1) drawn afresh; the others' segments were reused."""
+    beats: int = 0
+    """How many beats the clip has."""
+    timings: tuple[tuple[str, str, float, float], ...] = ()
+    """Each beat's id, caption, start and end in the clip (seconds)."""
 
 
 class ClipFailed(Exception):
@@ -282,6 +296,85 @@ def render_clip(job: ClipJob) -> ClipResult:
 
 
 def _render(job: ClipJob, started: float) -> ClipResult:
+    if job.beats is not None:
+        from publish.render.beats import BeatStore
+
+        store = BeatStore(job.beats, f".{job.fmt}")
+        clip = f"{job.base}/{job.label}"
+        result = _render_beats(job, started, store, store.reusable(clip, job.base, job.lesson))
+        return result or _render_beats(job, started, store, []) or _never()
+    return _render_whole(job, started)
+
+
+def _never() -> ClipResult:
+    raise RuntimeError("a beat played differently with every beat drawn")
+
+
+def _render_beats(job: ClipJob, started: float, store: Any, reuse: list[bool]) -> ClipResult | None:
+    """Render ``job`` a beat at a time, drawing only beats not ``reuse``d; None if a reused
+    beat did not play as recorded (the caller draws them all)."""
+    from manim import config, tempconfig
+
+    from publish.render.beats import Cutter, WindowReads
+    from publish.render.segments import join
+    from scenes.manim_internals import beat_renderer, draw_plays, segment_files, subcaptions_srt
+    from scenes.probe import Probe, record
+
+    kwargs = dict(job.kwargs)
+    reads = WindowReads()
+    lesson = traced(job.lesson, reads)
+    speaking = None if job.narrator is None else _speaking(job.narrator, lesson)
+    if speaking is not None:
+        kwargs["narration"] = speaking
+    clip = f"{job.base}/{job.label}"
+    previous = store.record(clip)
+    with tempconfig(settings(job)):
+        cutter = Cutter(
+            job.base, job.lesson, reads, reuse, config.frame_rate, draw_plays, segment_files
+        )
+        scene = _scene_class(job.scene)(
+            lesson=lesson, renderer=beat_renderer(), boundary=cutter, **kwargs
+        )
+        cutter.start(scene)
+        progress = lambda: _emit("time", job.label, float(scene.time))  # noqa: E731
+        probe = record(scene, after_each=progress) if job.numbers else Probe()
+        scene.render()
+        tail = cutter.tail(scene)
+        captions_text = subcaptions_srt(scene)
+    probe.beats = tuple(scene.beats)
+    if cutter.mismatched(previous):
+        return None
+    for cut in cutter.cuts:
+        if cut.drawn and cut.files:
+            store.put(cut.record.key, cut.files)
+    segments = [
+        store.segment(cut.record.key) for cut in cutter.cuts if cut.drawn is False or cut.files
+    ]
+    video = job.work / "video" / f"clip.{job.fmt}"
+    video.parent.mkdir(parents=True, exist_ok=True)
+    join([*segments, *tail], video)
+    captions = None
+    if captions_text:
+        captions = video.with_suffix(".srt")
+        captions.write_text(captions_text, encoding="utf-8")
+    store.save_record(clip, [cut.record for cut in cutter.cuts])
+    return ClipResult(
+        scene=job.scene,
+        video=video,
+        captions=captions,
+        seconds=float(scene.time),
+        numbers=tuple(probe.numbers_in_order),
+        elapsed=time.monotonic() - started,
+        reads=tuple(reads.sorted()),
+        speech=() if speaking is None else speaking.placed(scene.beats),
+        drawn=tuple(cut.number for cut in cutter.cuts if cut.drawn),
+        beats=len(cutter.cuts),
+        timings=tuple((b.id, b.caption.text, b.start, b.end) for b in scene.beats),
+        shown=tuple(tuple(texts) for texts in probe.shown_by_beat()) if job.numbers else (),
+    )
+
+
+def _render_whole(job: ClipJob, started: float) -> ClipResult:
     from manim import tempconfig
 
     from scenes.manim_internals import clip_renderer, output_files

@@ -1,0 +1,202 @@
+"""The edit loop, timed: saves of a lesson copy while ``render.py --watch`` runs, side by side
+with plain ``manim render -ql`` and its cache, and the one-number change at 1080p.
+
+Each save is timed until the preview's state (``/state.json``, never a sleep) has the changed
+beat playable, and until the whole lesson is current. Prints a table; ``--json`` writes it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+LESSON = (ROOT / "attention_core" / "lesson.toml").read_text("utf-8")
+CAPTION = '[words.score.caption]\nkeys = "Every token holds out a key, to be matched on."\n'
+"""A changed caption in step 3: its third beat's words."""
+LAST_ROW = ("key = [0, 1, 0, 0]", "key = [0, 1, 0, 1]")
+"""A number in step 3's last row: the weather token's key."""
+WHY = '[words.score.line]\nwhy = "Dot products grow with the vectors; softmax then saturates."\n'
+"""A line shown first in step 3's last beat (the note on √dₖ)."""
+
+
+def change_one_number(text: str) -> str:
+    """The lesson with its quiz's bonus filler score moved by one (``bench.py``'s change)."""
+    found = re.search(r"(?m)^(bonus_filler_score\s*=\s*)(-?\d+)", text)
+    assert found, "the lesson has no bonus_filler_score to change"
+    return f"{text[: found.start(2)]}{int(found[2]) + 1}{text[found.end(2) :]}"
+
+
+def last_row(text: str) -> str:
+    assert text.count(LAST_ROW[0]) == 1, "the weather token's key changed: update LAST_ROW"
+    return text.replace(*LAST_ROW)
+
+
+EDITS: dict[str, Callable[[str], str]] = {
+    "caption, step 3 beat 3": lambda text: f"{text}\n{CAPTION}",
+    "line first shown in step 3's last beat": lambda text: f"{text}\n{WHY}",
+    "number in step 3's last row (weather key)": last_row,
+}
+
+
+class Watch:
+    """A running ``render.py --watch`` of a lesson copy, and its state."""
+
+    def __init__(self, folder: Path) -> None:
+        self.lesson = folder / "lesson.toml"
+        self.lesson.write_text(LESSON, "utf-8")
+        command = [sys.executable, str(ROOT / "render.py"), "--watch", "--voice", "none"]
+        self.process = subprocess.Popen(
+            [*command, "--lesson", str(self.lesson), "--out", str(folder / "media")]
+            + ["--port", "0"],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert self.process.stdout is not None
+        found = re.match(r"preview: (\S+) ", self.process.stdout.readline())
+        assert found, "the preview did not start"
+        self.url = found[1]
+
+    def state(self) -> dict[str, Any]:
+        with urllib.request.urlopen(f"{self.url}state.json", timeout=10) as response:
+            data: dict[str, Any] = json.load(response)
+            return data
+
+    def until(self, test: Callable[[dict[str, Any]], bool], limit: float = 900) -> float:
+        started = time.monotonic()
+        while not test(self.state()):
+            if time.monotonic() - started > limit:
+                raise TimeoutError(self.state())
+            time.sleep(0.02)
+        return time.monotonic()
+
+    def save(self, text: str) -> dict[str, float | str]:
+        generation = int(self.state()["generation"]) + 1
+        started = time.monotonic()
+        self.lesson.write_text(text, "utf-8")
+
+        def beat_in(state: dict[str, Any]) -> bool:
+            changed = state["changed"]
+            if state["good"] != generation or not changed or changed["generation"] != generation:
+                return bool(state["good"] == generation and state["done"])  # nothing shown
+            return any(
+                c["name"] == changed["clip"] and c["generation"] == generation
+                for c in state["clips"]
+            )
+
+        beat = self.until(beat_in) - started
+        whole = self.until(lambda s: s["good"] == generation and s["done"]) - started
+        state = self.state()
+        changed = state["changed"] or {}
+        return {
+            "beat": beat,
+            "whole": whole,
+            "first": changed.get("beat", "-"),
+            "fresh": len(changed.get("fresh", [])),
+            "last": state["last"],
+        }
+
+    def stop(self) -> None:
+        self.process.send_signal(2)
+        self.process.wait(60)
+
+
+def plain_manim(folder: Path, edits: dict[str, Callable[[str], str]]) -> dict[str, float]:
+    """``manim render -ql`` of step 3 in a copy of the project: cold, then after each edit
+    of the built-in lesson there, with manim's own per-play cache."""
+    project = folder / "project"
+    shutil.copytree(ROOT, project, ignore=shutil.ignore_patterns("media", ".git", ".venv", "*.pyc"))
+    manim = Path(sys.executable).parent / "manim"
+    lesson = project / "attention_core" / "lesson.toml"
+    env = {"PYTHONPATH": str(project), "PATH": "/usr/bin:/bin"}
+    times = {}
+
+    def render() -> float:
+        started = time.monotonic()
+        subprocess.run(
+            [str(manim), "render", "-ql", "scenes/step3_score.py", "Step3Score"],
+            cwd=project,
+            env=env,
+            check=True,
+            capture_output=True,
+        )
+        return time.monotonic() - started
+
+    times["cold"] = render()
+    for name, edit in edits.items():
+        lesson.write_text(edit(LESSON), "utf-8")
+        times[name] = render()
+        lesson.write_text(LESSON, "utf-8")
+        render()  # back to the original, cached again
+    return times
+
+
+def high_one_number(folder: Path) -> dict[str, float]:
+    """At 1080p: the whole lesson from nothing, then with the bonus filler score changed."""
+    edited = folder / "one_number.toml"
+    edited.write_text(change_one_number(LESSON), "utf-8")
+    command = [sys.executable, str(ROOT / "render.py"), "--quality", "high", "--voice", "none"]
+    out = ["--out", str(folder / "high")]
+    times = {}
+    for name, lesson in (("full", []), ("one number", ["--lesson", str(edited)])):
+        started = time.monotonic()
+        subprocess.run([*command, *out, *lesson], cwd=ROOT, check=True, capture_output=True)
+        times[name] = time.monotonic() - started
+    times["ratio"] = times["one number"] / times["full"]
+    return times
+
+
+def watched(folder: Path) -> dict[str, Any]:
+    """Each edit saved while ``--watch`` runs (the page showing step 3), then undone."""
+    results: dict[str, Any] = {}
+    watch = Watch(folder)
+    try:
+        started = time.monotonic()
+        watch.until(lambda s: bool(s["done"] and s["clips"]))
+        results["watch start (whole lesson from nothing)"] = time.monotonic() - started
+        urllib.request.urlopen(f"{watch.url}state.json?watching=03_score", timeout=10).close()
+        for name, edit in EDITS.items():
+            results[name] = watch.save(edit(LESSON))
+            watch.save(LESSON)  # back, every beat cached again
+    finally:
+        watch.stop()
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--skip-plain", action="store_true")
+    parser.add_argument("--skip-watch", action="store_true")
+    parser.add_argument("--high", action="store_true", help="also the 1080p one-number change")
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args(argv)
+    results: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as temporary:
+        folder = Path(temporary)
+        if not args.skip_watch:
+            results.update(watched(folder))
+        if not args.skip_plain:
+            results["plain manim -ql, step 3"] = plain_manim(folder, EDITS)
+        if args.high:
+            results["1080p, bonus filler score"] = high_one_number(folder)
+    text = json.dumps(results, indent=2, ensure_ascii=False)
+    print(text)
+    if args.json:
+        args.json.write_text(text + "\n", "utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

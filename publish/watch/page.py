@@ -1,0 +1,127 @@
+"""The preview page: the lesson's clips one after another, its beats listed, kept up to date."""
+
+from __future__ import annotations
+
+__all__ = ["PAGE"]
+
+PAGE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Preview</title>
+<style>
+body { font: 15px/1.4 system-ui, sans-serif; margin: 0; display: flex; height: 100vh;
+       background: #111; color: #eee; }
+main { flex: 1; display: flex; flex-direction: column; padding: 12px; min-width: 0; }
+video { width: 100%; max-height: 75vh; background: #000; }
+#error { display: none; background: #7a1f1f; color: #fff; padding: 8px 12px;
+         margin-bottom: 8px; white-space: pre-wrap; font-family: monospace; }
+#status { color: #aaa; margin-top: 8px; }
+aside { width: 34%; overflow-y: auto; border-left: 1px solid #333; padding: 8px; }
+h2 { font-size: 13px; text-transform: uppercase; color: #9ab; margin: 12px 0 4px; }
+li { list-style: none; padding: 4px 6px; cursor: pointer; border-radius: 4px; }
+ul { margin: 0; padding: 0; }
+li:hover { background: #223; }
+li.now { background: #2a3b55; }
+li.fresh { border-left: 3px solid #e8b64c; }
+</style>
+</head>
+<body>
+<main>
+<div id="error" role="alert"></div>
+<video id="video" controls playsinline></video>
+<div id="status">starting…</div>
+</main>
+<aside id="beats"></aside>
+<script>
+"use strict";
+const video = document.getElementById("video");
+const list = document.getElementById("beats");
+let state = null, clip = null, version = -1, jumped = 0;
+
+function load(name, at, play) {
+  const c = state.clips.find(x => x.name === name);
+  if (!c) return;
+  const same = clip && clip.video === c.video;
+  clip = c;
+  if (!same) {
+    video.querySelectorAll("track").forEach(t => t.remove());
+    video.src = c.video;
+    if (c.captions) {
+      const track = document.createElement("track");
+      Object.assign(track, {kind: "captions", src: c.captions, default: true, label: "captions"});
+      video.appendChild(track);
+    }
+  }
+  const seek = () => { video.currentTime = at; if (play) video.play().catch(() => {}); };
+  if (video.readyState >= 1 && same) seek();
+  else video.addEventListener("loadedmetadata", seek, {once: true});
+  mark();
+}
+
+function draw() {
+  list.innerHTML = "";
+  for (const c of state.clips) {
+    const h = document.createElement("h2");
+    h.textContent = c.name + " · " + c.title;
+    list.appendChild(h);
+    const ul = document.createElement("ul");
+    for (const b of c.beats) {
+      const li = document.createElement("li");
+      li.textContent = b.caption;
+      li.dataset.clip = c.name; li.dataset.start = b.start; li.dataset.end = b.end; li.id = b.id;
+      if (c.generation > 1 && c.fresh.includes(b.id)) li.classList.add("fresh");
+      li.onclick = () => load(c.name, b.start + 0.01, true);
+      ul.appendChild(li);
+    }
+    list.appendChild(ul);
+  }
+  mark();
+}
+
+function mark() {
+  const t = video.currentTime;
+  for (const li of list.querySelectorAll("li")) {
+    const here = clip && li.dataset.clip === clip.name;
+    const now = here && t >= +li.dataset.start && t < +li.dataset.end;
+    li.classList.toggle("now", now);
+  }
+}
+
+video.addEventListener("timeupdate", mark);
+video.addEventListener("ended", () => {
+  const i = state.clips.findIndex(c => c.name === clip.name);
+  if (i + 1 < state.clips.length) load(state.clips[i + 1].name, 0, true);
+});
+
+async function poll() {
+  try {
+    const at = clip ? "?watching=" + encodeURIComponent(clip.name) : "";
+    const s = await (await fetch("/state.json" + at, {cache: "no-store"})).json();
+    if (s.version !== version) {
+      version = s.version; state = s;
+      const e = document.getElementById("error");
+      e.style.display = s.error ? "block" : "none";
+      e.textContent = s.error || "";
+      document.getElementById("status").textContent = s.last + (s.done ? "" : " (rendering…)");
+      draw();
+      const ch = s.changed;
+      const ready = ch && s.clips.some(c => c.name === ch.clip && c.generation === ch.generation);
+      if (ready && ch.generation > jumped) {
+        jumped = ch.generation;
+        load(ch.clip, ch.start + 0.01, !video.paused || !clip);
+      } else if (!clip && s.clips.length) {
+        load(s.clips[0].name, 0, false);
+      } else if (clip) {
+        const c = s.clips.find(x => x.name === clip.name);
+        if (c && c.video !== clip.video) load(c.name, video.currentTime, !video.paused);
+      }
+    }
+  } catch (err) { document.getElementById("status").textContent = "preview stopped"; }
+  setTimeout(poll, 250);
+}
+poll();
+</script>
+</body>
+</html>
+"""

@@ -1,0 +1,360 @@
+"""The preview's loop: on every save of the lesson, re-render what changed, the clip the page
+shows first, and publish each clip to the page as it comes in; a newer save drops older work."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import re
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from attention_core import Lesson, LessonError
+from publish.media.captions import clamp, milliseconds, parse_srt, to_vtt
+from publish.media.ffmpeg import probe, remux
+from publish.media.files import clean_partials, replacing
+from publish.narration.soundtrack import encoding, iso639_2, narration_track
+from publish.presets import clip_name
+from publish.render import toolchain, worker
+from publish.render.cache import clip_key, source_digest
+from publish.render.lesson_run import drawn_beats
+from publish.render.options import Options
+from publish.watch.state import Beat, Clip, State
+from scenes.timing import length_arguments, minutes_of
+
+if TYPE_CHECKING:
+    from scenes import LessonScene
+
+__all__ = ["Session", "scene_error"]
+
+CLIPS = "clips"
+"""The preview folder's folder of clips the page plays, each named after its bytes' render."""
+
+
+def scene_error(name: str, failure: worker.ClipFailed) -> str:
+    """``03_score failed at scenes/step3_score.py line 125: ValueError: ...``: the scene's own
+    line that raised (the last frame in ``scenes/``), from the worker's traceback."""
+    frames = re.findall(r'File "([^"]*?/(scenes/[^"]+\.py))", line (\d+)', failure.detail)
+    where = f" at {frames[-1][1]} line {frames[-1][2]}" if frames else ""
+    return f"{name} failed{where}: {failure.message}"
+
+
+@dataclass(frozen=True)
+class Made:
+    """A clip as the preview last made it, and what its key was made from."""
+
+    key: str
+    reads: tuple[Any, ...]
+    kwargs: tuple[tuple[str, Any], ...]
+    clip: Clip
+    seconds: float
+
+
+class Session:
+    """Renders saves of one lesson into ``options.folder``'s clip folder for the page.
+
+    ``load`` reads the lesson (raising :class:`LessonError`), ``say`` prints a terminal line.
+    """
+
+    def __init__(
+        self,
+        options: Options,
+        state: State,
+        load: Callable[[], Lesson],
+        scenes_of: Callable[[Lesson], Sequence[type[LessonScene]]],
+        wanted: Callable[[Lesson], Sequence[type[LessonScene]]],
+        say: Callable[[str], None],
+    ) -> None:
+        self.options = options
+        self.state = state
+        self.load = load
+        self.scenes_of = scenes_of
+        self.wanted = wanted
+        self.say = say
+        self.folder = options.folder / CLIPS
+        self.made: dict[str, Made] = {}
+        self.serial = 0
+        self.wake = threading.Event()
+        self.stopping = threading.Event()
+        self.pending: tuple[int, Lesson] | None = None
+        self.lock = threading.Lock()
+        self.executor = self._pool()
+        self.sources = source_digest()
+        self.tools = toolchain.digest()
+        self.thread = threading.Thread(target=self._run, name="preview-render", daemon=True)
+
+    def _pool(self) -> ProcessPoolExecutor:
+        context = multiprocessing.get_context("spawn")
+        return ProcessPoolExecutor(self.options.jobs, context, initializer=_init_child)
+
+    def start(self) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        for folder in (self.folder, self.options.beats):
+            clean_partials(folder)
+        self.thread.start()
+        self.saved()
+
+    def saved(self, code: bool = False) -> None:
+        """The lesson (or, ``code``, the scene code) was saved: read it and render what changed."""
+        generation = self.state.generation + 1
+        if code:  # new worker processes import the new code; the keys see its digest
+            old, self.executor = self.executor, self._pool()
+            old.shutdown(wait=False, cancel_futures=True)
+            self.sources = source_digest()
+        try:
+            lesson = self.load()
+        except LessonError as error:
+            line = f"lesson not loaded: {error}"
+            self.state.update(generation=generation, error=line, last=line)
+            self.say(f"{line} (the page keeps the last good video)")
+            return
+        with self.lock:
+            self.pending = (generation, lesson)
+        self.state.update(generation=generation, good=generation, done=False, error=None)
+        self.wake.set()
+
+    def stop(self) -> None:
+        """Stop at once: drop queued work, end the render processes, remove what they left."""
+        self.stopping.set()
+        self.wake.set()
+        children = multiprocessing.active_children()
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        for child in children:  # ours: the pool's processes; a render mid-write is cut off
+            child.terminate()
+        for child in children:
+            child.join(5)
+        self.thread.join(10)
+        for folder in (self.folder, self.options.beats):
+            clean_partials(folder)
+
+    def _run(self) -> None:
+        while not self.stopping.is_set():
+            self.wake.wait()
+            self.wake.clear()
+            with self.lock:
+                pending, self.pending = self.pending, None
+            if pending is not None and not self.stopping.is_set():
+                try:
+                    self._render(*pending)
+                except Exception as error:  # the loop must survive anything one save does
+                    line = f"preview failed: {type(error).__name__}: {error}"
+                    self.state.update(error=line, last=line)
+                    self.say(line)
+
+    def _outdated(self, generation: int) -> bool:
+        return self.stopping.is_set() or self.state.good != generation or self.pending is not None
+
+    def _key(self, lesson: Lesson, scene: type[LessonScene], reads: Any, kwargs: Any) -> str:
+        voice = self.options.voice
+        return clip_key(
+            sources=self.sources,
+            toolchain=self.tools,
+            lesson=lesson,
+            reads=reads,
+            scene=f"{scene.__name__}@{scene.step}",
+            kwargs=kwargs,
+            quality=self.options.quality.name,
+            fmt=self.options.fmt,
+            transparent=self.options.transparent,
+            voice=voice.digest if voice else None,
+        )
+
+    def _render(self, generation: int, lesson: Lesson) -> None:
+        started = time.monotonic()
+        scenes = list(self.wanted(lesson))
+        names = {clip_name(s.step, s.slug): s for s in scenes}
+        self.state.update(order=list(names))
+        watching = self.state.watching
+        titles = [s for s in scenes if s.shows_length]
+        first = [s for s in scenes if clip_name(s.step, s.slug) == watching and s not in titles]
+        order = first + [s for s in scenes if s not in first and s not in titles]
+        todo: dict[Future[worker.ClipResult], tuple[type[LessonScene], Any]] = {}
+        for scene in order:
+            job = self._job(lesson, scene, ())
+            if job is not None:
+                todo[self.executor.submit(worker.render_clip, job)] = (scene, ())
+        # The lead: the clip the page shows (else the first to re-render). The page jumps to
+        # its first changed beat; to another clip's only if the lead changed nothing on screen.
+        lead = next(iter(todo.values()))[0] if todo else None
+        lead_in = jumped = False
+        redone: list[str] = []
+        while todo:
+            done, _ = wait(todo, timeout=0.2, return_when="FIRST_COMPLETED")
+            if self._outdated(generation):
+                for future in todo:
+                    future.cancel()
+                return
+            for future in sorted(done, key=lambda f: todo[f][0] is not lead):
+                scene, kwargs = todo.pop(future)
+                jump = not jumped and (scene is lead or lead_in)
+                line, moved = self._collect(generation, lesson, scene, kwargs, future, jump)
+                jumped = jumped or moved
+                if scene is lead:  # said as soon as it is in
+                    line = f"{line} in {time.monotonic() - started:.1f} s"
+                    self.state.update(last=line)
+                    self.say(line)
+                    lead_in = True
+                redone.append(line)
+            if not todo and titles:
+                for title in titles:
+                    minutes = tuple(self._minutes(lesson, scenes).items())
+                    job = self._job(lesson, title, minutes)
+                    if job is not None:
+                        todo[self.executor.submit(worker.render_clip, job)] = (title, minutes)
+                titles = []
+        elapsed = time.monotonic() - started
+        if not redone:
+            summary = "nothing to re-render: no clip reads what changed"
+        elif len(redone) == 1:
+            summary = redone[0]
+        else:
+            summary = f"all {len(redone)} changed clips in {elapsed:.1f} s"
+        self.state.update(done=True, last=summary)
+        if len(redone) != 1:
+            self.say(summary)
+
+    def _minutes(self, lesson: Lesson, scenes: Sequence[type[LessonScene]]) -> dict[str, Any]:
+        seconds = sum(made.seconds for name, made in self.made.items() if name in self.state.order)
+        title = next(s for s in scenes if s.shows_length)
+        return length_arguments(title, minutes_of(seconds))
+
+    def _job(
+        self, lesson: Lesson, scene: type[LessonScene], kwargs: tuple[tuple[str, Any], ...]
+    ) -> worker.ClipJob | None:
+        """The job that re-renders ``scene``, or None when its clip is current."""
+        name = clip_name(scene.step, scene.slug)
+        made = self.made.get(name)
+        if made is not None:
+            wanted = kwargs if scene.shows_length else made.kwargs
+            if made.key == self._key(lesson, scene, made.reads, wanted):
+                return None
+        options = self.options
+        if scene.shows_length and not kwargs:
+            return None  # made last, once the others' lengths are known
+        return worker.ClipJob(
+            scene=worker.scene_path(scene),
+            lesson=lesson,
+            preset=options.quality.preset,
+            fmt=options.fmt,
+            transparent=options.transparent,
+            work=options.scene_work(scene),
+            kwargs=kwargs,
+            narrator=options.narrator,
+            label=name,
+            beats=options.beats,
+            base=self._key(lesson, scene, (), kwargs),
+            numbers=False,
+        )
+
+    def _collect(
+        self,
+        generation: int,
+        lesson: Lesson,
+        scene: type[LessonScene],
+        kwargs: tuple[tuple[str, Any], ...],
+        future: Future[worker.ClipResult],
+        jump: bool,
+    ) -> tuple[str, bool]:
+        """Publish a finished clip (the page jumps to its first changed beat if ``jump``): its
+        terminal line, and whether the page was sent there."""
+        name = clip_name(scene.step, scene.slug)
+        try:
+            result = future.result()
+        except worker.ClipFailed as failure:
+            line = scene_error(name, failure)
+            self.state.update(error=line, last=line)
+            return line, False
+        clip = self._publish(generation, lesson, scene, kwargs, result)
+        fresh = [beat for beat in clip.beats if beat.id in clip.fresh]
+        changed = None
+        if jump and fresh:
+            changed = {
+                "clip": name,
+                "beat": fresh[0].id,
+                "start": fresh[0].start,
+                "generation": generation,
+                "fresh": list(clip.fresh),
+            }
+        self.state.put(clip, changed)
+        return f"{name}: {drawn_beats(result)}", changed is not None
+
+    def _publish(
+        self,
+        generation: int,
+        lesson: Lesson,
+        scene: type[LessonScene],
+        kwargs: tuple[tuple[str, Any], ...],
+        result: worker.ClipResult,
+    ) -> Clip:
+        """The worker's clip, with its captions and narration, under a new name for the page."""
+        name = clip_name(scene.step, scene.slug)
+        self.serial += 1
+        stem = f"{name}.{generation}.{self.serial}"
+        video = self.folder / f"{stem}.{self.options.fmt}"
+        length = probe(result.video).duration
+        captions = None
+        if result.captions is not None:
+            cues = clamp(
+                parse_srt(result.captions.read_text("utf-8"), escaped=False), milliseconds(length)
+            )
+            captions = self.folder / f"{stem}.vtt"
+            with replacing(captions) as temporary:
+                temporary.write_text(to_vtt(cues), encoding="utf-8")
+        narration = None
+        if result.speech:
+            narration = narration_track(result.speech, length, result.video.parent)
+        language = iso639_2(lesson.words["common.word.language"])
+        with replacing(video) as temporary:
+            remux(
+                result.video,
+                temporary,
+                language=language,
+                audio=narration,
+                audio_options=encoding(video.suffix) if narration else (),
+            )
+        beats = tuple(Beat(*timing) for timing in result.timings)
+        clip = Clip(
+            name=name,
+            title=scene.headline(lesson),
+            video=f"/media/{video.name}",
+            captions=f"/media/{captions.name}" if captions else None,
+            duration=length,
+            beats=beats,
+            generation=generation,
+            fresh=tuple(beats[n - 1].id for n in result.drawn),
+        )
+        old = self.made.get(name)
+        reads = tuple(sorted({*result.reads, ("words", f"{scene.slug}.heading.title")}, key=str))
+        self.made[name] = Made(
+            self._key(lesson, scene, reads, kwargs), reads, kwargs, clip, result.seconds
+        )
+        if old is not None:  # the page plays the new one from its next poll on
+            timer = threading.Timer(30, partial(_remove, self.folder, old.clip))
+            timer.daemon = True
+            timer.start()
+        return clip
+
+
+def _init_child() -> None:
+    """A render process: as a render's, and gone once the preview is (killed, it cannot say)."""
+    worker.init(None)
+    parent = os.getppid()
+
+    def orphaned() -> None:
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(0)
+
+    threading.Thread(target=orphaned, name="orphaned", daemon=True).start()
+
+
+def _remove(folder: Path, clip: Clip) -> None:
+    for url in (clip.video, clip.captions):
+        if url:
+            (folder / url.rsplit("/", 1)[-1]).unlink(missing_ok=True)
