@@ -416,7 +416,11 @@ def run(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, terminate)
     try:
-        return main(argv)
+        code = main(argv)
+        # Done: a signal from now on is held (and dropped at exit), not met by the interpreter's
+        # shutdown, which no longer handles it (the run would end killed by it, with no word).
+        signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
+        return code
     except (KeyboardInterrupt, Interrupted) as stop:
         signum = stop.signum if isinstance(stop, Interrupted) else signal.SIGINT
         # From here on a second signal must not cut this short with a traceback.

@@ -10,6 +10,7 @@ from publish.media.captions import Cue
 from publish.media.cues import FASTEST, LINES, LONGEST, line_limit, split_cue, unbroken
 from publish.narration.script import spoken
 from tests.conftest import ROOT
+from tests.lessons import lesson_files
 
 WORDS = default_lesson().words
 
@@ -115,24 +116,21 @@ def _rule_breaks(cue: Cue) -> list[str]:
 
 
 @pytest.mark.lessons
-@pytest.mark.parametrize(
-    "name", ["default", *sorted(p.stem for p in (ROOT / "lessons").glob("*.toml"))]
-)
+@pytest.mark.parametrize("name", ["default", *sorted(p.stem for p in lesson_files())])
 def test_every_beat_of_every_lesson_gives_cues_to_the_rules(name: str) -> None:
     """Every beat of every scene, silent (paced for reading, as --voice none renders it): its
     cues keep to two lines within the limit, at most 7 s and 20 characters a second, and say
     every word of the caption in order."""
-    from scenes import SCENES
+    from scenes import scenes_for
     from scenes.probe import run_dry
-    from tests.test_cache_keys import length_arguments
 
     lesson = (
         default_lesson() if name == "default" else load_lesson(ROOT / "lessons" / f"{name}.toml")
     )
     words = lesson.words
     broken = []
-    for scene in SCENES:
-        probe = run_dry(scene, lesson, **length_arguments(scene, 5))
+    for scene in scenes_for(lesson):
+        probe = run_dry(scene, lesson)  # the scene tests' own dry run, shared
         cues: list[Cue] = []
         ids: list[str] = []
         for beat in probe.beats:

@@ -12,13 +12,12 @@ from publish.kit.describe import EXEMPT, Reading, readable, reading
 from scenes import SCENES
 from scenes.probe import Probe, run_dry
 from tests.conftest import Rendered
-from tests.test_cache_keys import length_arguments
 
 LESSON = default_lesson()
 
 
 def _probe(scene: type) -> Probe:
-    return run_dry(scene, LESSON, **length_arguments(scene, 5))
+    return run_dry(scene, LESSON)  # the scene tests' own dry run, shared
 
 
 def _readings() -> dict[str, list[Reading]]:

@@ -15,9 +15,13 @@ import pytest
 from .conftest import ROOT
 
 SPY = """#!/bin/sh
-# the real Chromium, after saying that the print has begun, in which session (its pid)
+# the real Chromium, after saying that the print has begun, in which session (its pid); the
+# print then lasts two seconds more, so that every delay below lands in it
 echo $$ > "{marker}.new" && mv "{marker}.new" "{marker}"
-exec {chromium} "$@"
+{chromium} "$@"
+status=$?
+sleep 2
+exit $status
 """
 
 
@@ -55,11 +59,14 @@ def test_a_signal_during_start_up(tmp_path: Path, delay: float, signum: int) -> 
 
 
 def _session_ends(session: str) -> bool:
-    """Whether every process of ``session`` is gone within a second (SIGKILLed ones linger
-    a moment until reaped)."""
+    """Whether every process of ``session`` is gone within a second. A killed one is a zombie
+    until reaped, and one whose parent died is reparented to PID 1, which in a container may
+    never reap it: a zombie runs nothing, so it counts as gone."""
     for _ in range(50):
-        alive = subprocess.run(["pgrep", "-s", session], capture_output=True, text=True)
-        if not alive.stdout:
+        listed = subprocess.run(
+            ["ps", "-o", "stat=", "-s", session], capture_output=True, text=True
+        )
+        if all(state.startswith("Z") for state in listed.stdout.split()):
             return True
         time.sleep(0.02)
     return False

@@ -11,6 +11,7 @@ import io
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -537,9 +538,11 @@ def test_the_manifest_names_every_file_in_the_folder(rendered: Rendered) -> None
     on_disk = {path.name for path in rendered.folder.iterdir() if path.is_file()}
     assert set(named) == on_disk - {"manifest.json"}
     kit = [ref["file"] for ref in manifest["kit"]]
-    vtt = [str(Path(clip["file"]).with_suffix(".vtt")) for clip in manifest["clips"]]
-    pages = ["index.html", "handout.html", "handout.pdf", "slides.html", "slides.pptx"]
-    assert kit == [*vtt, *pages]
+    stems = [Path(clip["file"]).stem for clip in manifest["clips"]]
+    vtt = [f"{stem}.vtt" for stem in stems]
+    described = [f"{stem}.descriptions.vtt" for stem in [*stems, FULL_NAME]]
+    pages = ["index.html", "handout.html", "handout.pdf", "transcript.html", "transcript.txt"]
+    assert kit == [*vtt, *described, *pages, "slides.html", "slides.pptx"]
 
 
 @pytest.mark.render
@@ -714,6 +717,7 @@ def test_an_interrupted_run_leaves_no_partial_file_and_the_next_finishes(
     stem = Path(victim["file"]).stem
     for path in folder.glob(f"{stem}.*"):
         path.unlink()
+    shutil.rmtree(folder / ".beats")  # or its beats' segments would make it in a second
     whole = {clip["file"]: clip["sha256"] for clip in clips}
     whole[f"{FULL_NAME}.mp4"] = rendered.manifest["full"]["sha256"]
 

@@ -75,7 +75,8 @@ def test_the_series_index_links_all_three_and_loads_offline(
     visit = Visit(browser, series.folder / "index.html")
     links = visit.page.eval_on_selector_all("ol.lessons a", "as => as.map(a => a.href)")
     pages = [series.folder / name / "index.html" for name in LESSONS]
-    assert links == [page.resolve().as_uri() for page in pages]
+    each = [(page, page.with_name("transcript.html")) for page in pages]  # its page, its words
+    assert links == [file.resolve().as_uri() for pair in each for file in pair]
     visit.check_offline()
     for page in pages:
         Visit(browser, page).check_offline()

@@ -15,6 +15,7 @@ import re
 import signal
 import subprocess
 import tempfile
+import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -156,14 +157,27 @@ def _kill_session(session: int) -> None:
     process group they moved to."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(session, signal.SIGKILL)
+    for _ in range(50):  # again while any is left: one may have forked as the others died
+        left = _members(session)
+        if not left:
+            return
+        for pid in left:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.02)
+
+
+def _members(session: int) -> list[int]:
+    """The live processes of ``session`` (a killed one is a zombie until reaped: not live)."""
+    found = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
         except (OSError, IndexError):
             continue  # gone already
-        if len(fields) > 4 and int(fields[4]) == session:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(int(stat.parent.name), signal.SIGKILL)
+        if len(fields) > 4 and int(fields[4]) == session and fields[0] != "Z":
+            found.append(int(stat.parent.name))
+    return found
 
 
 def _check_complete(pdf: Path) -> None:
