@@ -55,7 +55,7 @@ if __name__ == "__main__" and sys.prefix == sys.base_prefix:
 from attention_core import Lesson, LessonError, default_lesson, load_lesson
 from publish.course import BUILT_IN, Course, CourseError, LessonSpec, gather, read_course
 from publish.kit.lecture import SLIDE_FORMATS
-from publish.presets import ALPHA_FORMATS, FORMATS, QUALITIES
+from publish.presets import ALPHA_FORMATS, FORMATS, PREVIEW_QUALITY, QUALITIES
 from publish.render.tools import RENDER_TOOLS, SCENE_TOOLS, install_line, missing_tools
 
 OUTPUT_TROUBLE = {
@@ -73,8 +73,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--quality",
         choices=list(QUALITIES),
-        help="manim preset: low 480p15, medium 720p30, high 1080p60 (default; low for "
-        "--watch), production 1440p60, 4k 2160p60",
+        help="manim preset: draft 480p10 (the default for --watch), low 480p15, medium 720p30, "
+        "high 1080p60 (the default), production 1440p60, 4k 2160p60",
     )
     p.add_argument(
         "--scene",
@@ -176,7 +176,7 @@ def _positive(value: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.quality is None:
-        args.quality = "low" if args.watch else "high"
+        args.quality = PREVIEW_QUALITY if args.watch else "high"
     if args.watch and (args.course or len(args.lesson) > 1 or args.list or args.dry_run):
         return _bad("--watch takes one lesson, to render (not --course, --list, --dry-run)")
     if args.check_lesson:

@@ -10,6 +10,7 @@ __all__ = [
     "FORMATS",
     "FULL_NAME",
     "JOINABLE_FORMATS",
+    "PREVIEW_QUALITY",
     "QUALITIES",
     "Quality",
     "clip_name",
@@ -40,6 +41,8 @@ class Quality:
 QUALITIES: dict[str, Quality] = {
     q.name: q
     for q in (
+        # --watch's default: a preview is for seeing a change at once; a third fewer frames.
+        Quality("draft", "low_quality", 854, 480, 10),
         Quality("low", "low_quality", 854, 480, 15),
         Quality("medium", "medium_quality", 1280, 720, 30),
         Quality("high", "high_quality", 1920, 1080, 60),
@@ -47,6 +50,9 @@ QUALITIES: dict[str, Quality] = {
         Quality("4k", "fourk_quality", 3840, 2160, 60),
     )
 }
+
+PREVIEW_QUALITY = "draft"
+"""``--watch``'s quality unless ``--quality`` says otherwise."""
 
 FORMATS = ("mp4", "webm", "gif", "mov")
 ALPHA_FORMATS = frozenset({"mov", "webm"})

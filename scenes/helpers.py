@@ -5,6 +5,8 @@ from __future__ import annotations
 import string
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any, TypeVar
 
 import numpy as np
 from manim import (
@@ -51,14 +53,13 @@ def text(
 ) -> Text:
     """Prose in the house sans-serif. Lesson text goes here, never into LaTeX; right-to-left
     text is laid out so that it is drawn whole (:class:`scenes.manim_internals.SetText`)."""
-    return SetText(
-        content, font=style.FONT, font_size=size, color=colour, weight="BOLD" if bold else "NORMAL"
-    )
+    weight = "BOLD" if bold else "NORMAL"
+    return made(SetText, content, font=style.FONT, font_size=size, color=colour, weight=weight)
 
 
 def math(*tex: str, size: float = style.MATH_SIZE, colour: str = style.TEXT) -> MathTex:
     """A formula typeset by LaTeX; pass pieces separately to colour or move them one by one."""
-    return MathTex(*tex, font_size=size, color=colour)
+    return made(MathTex, *tex, font_size=size, color=colour)
 
 
 class VectorMob(MathTex):
@@ -79,7 +80,26 @@ class VectorMob(MathTex):
 
 def vector_mob(entries: Sequence[str], colour: str, *, size: float = style.MATH_SIZE) -> VectorMob:
     """A row vector in the colour of its role."""
-    return VectorMob(entries, colour, size=size)
+    return made(VectorMob, tuple(entries), colour, size=size)
+
+
+M = TypeVar("M", bound=Mobject)
+
+
+def made(kind: type[M], *args: Any, **kwargs: Any) -> M:
+    """``kind(*args, **kwargs)``, as a copy of the one this process made last time with the same
+    arguments and frame: typesetting (Pango's or LaTeX's SVG, parsed into paths) is most of a
+    scene's construction, and a count, a table cell or a heading is typeset again and again.
+    A copy draws exactly as a new one does."""
+    frame = (config.pixel_width, config.pixel_height, config.tex_template.body)
+    return _typeset(kind, args, tuple(sorted(kwargs.items())), frame).copy()
+
+
+@lru_cache(maxsize=4096)
+def _typeset(
+    kind: type[M], args: tuple[Any, ...], kwargs: tuple[tuple[str, Any], ...], frame: Any
+) -> M:
+    return kind(*args, **dict(kwargs))
 
 
 def heading(kicker: str, title: str) -> VGroup:

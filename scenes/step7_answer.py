@@ -453,6 +453,9 @@ class CountUp(Animation):
         self, holder: VGroup, words: Words, start: float, end: float, y: float, **kwargs: Any
     ):
         self.words, self.start, self.end, self.y = words, start, end, y
+        # Any frame may say either form. Read both now, drawn or skipped alike: a beat's key
+        # must not depend on whether its frames were drawn (publish.render.beats).
+        self.forms = [words[name] for name in FILLER_FORMS]
         super().__init__(holder, **kwargs)
 
     def interpolate_mobject(self, alpha: float) -> None:
@@ -465,9 +468,12 @@ class CountUp(Animation):
         self.mobject.submobjects = [count_label(self.words, value, self.y)]
 
 
+FILLER_FORMS = ("answer.word.filler_one", "answer.word.filler_many")
+
+
 def count_label(words: Words, count: float, y: float) -> Text:
     """The crowd's running count: ``20 fillers``."""
-    name = "answer.word.filler_one" if round(count) == 1 else "answer.word.filler_many"
+    name = FILLER_FORMS[0] if round(count) == 1 else FILLER_FORMS[1]
     label = text(
         words.say(name, count=fmt.rounded(count)), size=style.SMALL_SIZE, colour=style.MUTED
     )

@@ -11,6 +11,7 @@ import pytest
 from attention_core import Lesson, load_lesson
 from publish.presets import QUALITIES
 from publish.render import worker
+from publish.render.beats import Part
 from scenes import scenes_for
 
 from .conftest import ROOT
@@ -33,11 +34,15 @@ def lesson_with(tmp_path: Path, extra: str, question: str | None = None) -> Less
 
 
 def render(lesson: Lesson, store: Path, work: Path) -> worker.ClipResult:
+    return worker.render_clip(job_for(lesson, store, work))
+
+
+def job_for(lesson: Lesson, store: Path, work: Path) -> worker.ClipJob:
     scene = scenes_for(lesson)[SCORE]
-    job = worker.ClipJob(
+    return worker.ClipJob(
         scene=worker.scene_path(scene),
         lesson=lesson,
-        preset=QUALITIES["low"].preset,
+        quality=QUALITIES["low"],
         fmt="mp4",
         transparent=False,
         work=work,
@@ -45,7 +50,6 @@ def render(lesson: Lesson, store: Path, work: Path) -> worker.ClipResult:
         beats=store,
         base="test",
     )
-    return worker.render_clip(job)
 
 
 @pytest.mark.render
@@ -86,3 +90,30 @@ def test_a_clip_of_reused_beats_is_the_clip_rendered_from_nothing(tmp_path: Path
     assert fresh.captions is not None
     assert reused.captions is not None
     assert fresh.captions.read_text("utf-8") == reused.captions.read_text("utf-8")
+
+
+@pytest.mark.render
+def test_a_clip_shared_out_between_two_processes_is_the_clip_rendered_whole(
+    tmp_path: Path,
+) -> None:
+    """Its fresh beats drawn by two workers, each replaying the scene: the same bytes."""
+    from publish.render.pool import worker_pool
+    from publish.render.split import parts, start_clip
+
+    store = tmp_path / "beats"
+    render(lesson_with(tmp_path, ""), store, tmp_path / "work")
+    asked = lesson_with(tmp_path, "", question="Which words matter here?")
+    job = job_for(asked, store, tmp_path / "work")
+    shares = parts(job, 2)
+    assert [share.first for share in shares][0] == 1
+    assert len(shares) == 2
+    assert shares[1].last is None
+    with worker_pool(None, 2) as executor:
+        shared = start_clip(executor, job, 2).result()
+    assert shared.drawn == tuple(range(1, 8))
+    fresh = render(asked, tmp_path / "fresh", tmp_path / "fresh_work")
+    assert shared.video.read_bytes() == fresh.video.read_bytes()
+    assert shared.captions is not None
+    assert fresh.captions is not None
+    assert shared.captions.read_text("utf-8") == fresh.captions.read_text("utf-8")
+    assert parts(job, 2) == [Part(1)]  # now every beat is in the store: nothing to share

@@ -19,6 +19,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, sync_playwright
 
+from publish.presets import PREVIEW_QUALITY
+
 from .conftest import ROOT
 
 LESSON = (ROOT / "attention_core" / "lesson.toml").read_text("utf-8")
@@ -233,5 +235,5 @@ def test_ctrl_c_stops_and_leaves_nothing_half_written(preview: Preview) -> None:
     assert preview.process.stdout.read().strip().endswith("preview stopped")
     partial = [p for p in preview.out.rglob("*") if ".partial" in p.name]
     assert not partial, partial
-    for clip in (preview.out / "preview" / "low" / "clips").glob("*.mp4"):
+    for clip in (preview.out / "preview" / PREVIEW_QUALITY / "clips").glob("*.mp4"):
         assert clip.stat().st_size > 10_000

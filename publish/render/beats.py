@@ -31,7 +31,17 @@ from publish.media.files import replacing, write_text
 from publish.render.segments import join
 from scenes.beat import BeatTiming
 
-__all__ = ["BeatRecord", "BeatStore", "Cut", "Cutter", "WindowReads", "beat_key", "is_caption"]
+__all__ = [
+    "BeatRecord",
+    "BeatStore",
+    "Cut",
+    "Cutter",
+    "Part",
+    "WindowReads",
+    "beat_key",
+    "is_caption",
+    "tail_of",
+]
 
 SCHEMA = "attention-beat-v1"
 """Bump when the meaning of a beat's key changes."""
@@ -138,6 +148,12 @@ class BeatStore:
                 join(files, temporary)
 
 
+def tail_of(records: Sequence[BeatRecord]) -> str:
+    """The key of a clip's plays after its last beat (they carry on from its state)."""
+    last = records[-1].key if records else ""
+    return hashlib.sha256(f"{SCHEMA}/tail/{last}".encode()).hexdigest()
+
+
 class WindowReads(Reads):
     """The reads of a scene, and those since the last :meth:`take` (a caption read again in a
     later beat, its entry reused with other values, is that beat's caption too)."""
@@ -169,7 +185,8 @@ class Cutter:
     """The beat boundary of a clip rendered a beat at a time (:mod:`publish.render.beats`).
 
     ``reuse[n]`` says whether beat ``n + 1`` has a segment already: its plays (and those
-    before it since the last beat ended) are skipped. Plays after the last beat are drawn.
+    before it since the last beat ended) are skipped. ``part`` (see :class:`Part`) limits what
+    is drawn to its beats; plays after the last beat are drawn by the part that ends the clip.
     """
 
     def __init__(
@@ -181,11 +198,13 @@ class Cutter:
         fps: float,
         draw: Any,
         files: Any,
+        part: Part | None = None,
     ) -> None:
         self.base = base
         self.lesson = lesson
         self.reads = reads
         self.reuse = list(reuse)
+        self.part = part or Part(1)
         self.fps = fps
         self._draw = draw
         self._files = files
@@ -198,8 +217,11 @@ class Cutter:
         """Before the scene renders: set up its first beat."""
         self._next(scene, 0)
 
+    def _reused(self, index: int) -> bool:
+        return index < len(self.reuse) and self.reuse[index]
+
     def _next(self, scene: Any, index: int) -> None:
-        self.drawing = not (index < len(self.reuse) and self.reuse[index])
+        self.drawing = not self._reused(index) and self.part.draws(index + 1)
         self._draw(scene, self.drawing)
 
     def begin(self, scene: Any, number: int) -> None:
@@ -230,6 +252,23 @@ class Cutter:
         return [
             cut.number
             for cut in self.cuts
-            if not cut.drawn
+            if self._reused(cut.number - 1)
             and (cut.number > len(previous) or previous[cut.number - 1].key != cut.record.key)
         ]
+
+
+@dataclass(frozen=True)
+class Part:
+    """Which beats of a clip one process draws, when a clip's fresh beats are shared out
+    between processes (:mod:`publish.render.split`): beats ``first`` to ``last`` (from 1;
+    ``last`` None: to the end, with the plays after the last beat)."""
+
+    first: int
+    last: int | None = None
+
+    def draws(self, number: int) -> bool:
+        return self.first <= number and (self.last is None or number <= self.last)
+
+    @property
+    def ends_clip(self) -> bool:
+        return self.last is None

@@ -21,6 +21,7 @@ from publish.render.lesson_run import LessonRun
 from publish.render.options import Options
 from publish.render.pool import event_queue, outcome, start, worker_pool
 from publish.render.progress import Display, Row
+from publish.render.split import start_clip
 from scenes.timing import length_arguments, minutes_of
 
 if TYPE_CHECKING:
@@ -94,8 +95,13 @@ def render_course(
             )
     events: Any = event_queue()
     titles = sum(len(part.titles) for part in lessons)
-    # Workers start with the first job: a run with nothing to render starts none.
-    workers = min(jobs, len(clips) + len(dry) + titles)
+    # Workers start with the first job: a run with nothing to render starts none. Fewer clips
+    # than local workers: each clip's fresh beats are shared out between them (dry runs and
+    # titles are short; a cluster's workers keep beat stores of their own).
+    queued = len(clips) + len(dry) + titles
+    local = runs[0].options.scheduler is None
+    ways = max(1, jobs // max(1, len(clips))) if local else 1
+    workers = min(jobs, queued + len(clips) * (ways - 1))
     with _executor(runs[0].options, events, workers, display) as executor:
         pending: dict[Future[Any], tuple[_Lesson, type[LessonScene]]] = {}
 
@@ -106,7 +112,7 @@ def render_course(
                 pending[start(executor, worker.dry_run, job)] = (part, scene)
             else:
                 job = clip_job(run, scene, minutes)
-                pending[start(executor, worker.render_clip, job)] = (part, scene)
+                pending[start_clip(executor, job, ways)] = (part, scene)
             part.outstanding += 1
 
         for index, scene in [*dry, *clips]:
@@ -245,7 +251,7 @@ def clip_job(run: LessonRun, scene: type[LessonScene], minutes: int | None) -> w
     return worker.ClipJob(
         scene=worker.scene_path(scene),
         lesson=run.lesson,
-        preset=options.quality.preset,
+        quality=options.quality,
         fmt=options.fmt,
         transparent=options.transparent,
         work=options.scene_work(scene),

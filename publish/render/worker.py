@@ -23,11 +23,13 @@ from typing import TYPE_CHECKING, Any
 from attention_core import Lesson
 from attention_core.reads import Path as ReadPath
 from attention_core.reads import Reads, traced
+from publish.presets import Quality
 from publish.render.tex_folder import manim_folders
 
 if TYPE_CHECKING:
     from publish.narration.narrate import Speaking
     from publish.narration.voices import Narrator
+    from publish.render.beats import BeatRecord, Part
     from scenes import LessonScene
     from scenes.probe import Probe
 
@@ -79,8 +81,8 @@ class ClipJob:
     scene: str
     """Where the scene class lives, ``module:QualName`` (``scenes.step3_score:Step3Score``)."""
     lesson: Lesson
-    preset: str
-    """manim quality preset: ``low_quality``."""
+    quality: Quality
+    """The frame's size and rate (from manim's preset, ``low_quality``, at its own rate)."""
     fmt: str
     transparent: bool
     work: Path
@@ -98,6 +100,9 @@ class ClipJob:
     numbers: bool = True
     """Record the numbers the clip shows (for the manifest); a preview has no use for them,
     and reading the screen after every play is a third of a replayed beat's time."""
+    part: Part | None = None
+    """Draw only these beats into the beat store, and join nothing: the clip's fresh beats are
+    shared out between processes (:mod:`publish.render.split`), which join it."""
 
 
 @dataclass(frozen=True)
@@ -137,6 +142,10 @@ class ClipResult:
     """How many beats the clip has."""
     timings: tuple[tuple[str, str, float, float], ...] = ()
     """Each beat's id, caption, start and end in the clip (seconds)."""
+    records: tuple[BeatRecord, ...] = ()
+    """Each beat's key and what it covers, rendered a beat at a time."""
+    tail: str | None = None
+    """The store's key of the plays after the last beat, drawn by a :attr:`ClipJob.part`."""
 
 
 class ClipFailed(Exception):
@@ -209,7 +218,8 @@ def encoder_options(fmt: str, transparent: bool) -> dict[str, str]:
 def settings(job: ClipJob) -> dict[str, Any]:
     """The manim config for one job: its quality and format, every folder inside ``job.work``."""
     return {
-        "quality": job.preset,
+        "quality": job.quality.preset,
+        "frame_rate": job.quality.fps,
         "format": job.fmt,
         "transparent": job.transparent,
         **manim_folders(job.work),  # TeX's at a path it can read, whatever --out is
@@ -288,11 +298,33 @@ def render_clip(job: ClipJob) -> ClipResult:
         with work_folder(job.work):
             for stale in ("video", "partial"):
                 shutil.rmtree(job.work / stale, ignore_errors=True)
+            if job.part is not None:
+                _seed(job.work.parent, job.work)
             result = _render(job, started)
             shutil.rmtree(job.work / "partial", ignore_errors=True)
     except Exception as error:
         raise _failed(error, job.work) from None
     return result
+
+
+CACHES = ("Tex", "texts")
+"""manim's caches in a media folder: typeset formulas and texts, as SVG files."""
+
+
+def _seed(scene_work: Path, part_work: Path) -> None:
+    """A part's work folder (inside its scene's) gets the scene's TeX and text caches it lacks:
+    they were complete when the scene was last rendered, and typesetting again is slow."""
+    for cache in CACHES:
+        source, target = scene_work / cache, part_work / cache
+        if not source.is_dir():
+            continue
+        target.mkdir(exist_ok=True)
+        have = {entry.name for entry in target.iterdir()}
+        for entry in source.iterdir():
+            if entry.name not in have and entry.is_file():
+                staged = target / f".{entry.name}.{os.getpid()}"
+                shutil.copyfile(entry, staged)
+                staged.replace(target / entry.name)
 
 
 def _render(job: ClipJob, started: float) -> ClipResult:
@@ -315,7 +347,7 @@ def _render_beats(job: ClipJob, started: float, store: Any, reuse: list[bool]) -
     beat did not play as recorded (the caller draws them all)."""
     from manim import config, tempconfig
 
-    from publish.render.beats import Cutter, WindowReads
+    from publish.render.beats import Cutter, WindowReads, tail_of
     from publish.render.segments import join
     from scenes.manim_internals import beat_renderer, draw_plays, segment_files, subcaptions_srt
     from scenes.probe import Probe, record
@@ -330,7 +362,14 @@ def _render_beats(job: ClipJob, started: float, store: Any, reuse: list[bool]) -
     previous = store.record(clip)
     with tempconfig(settings(job)):
         cutter = Cutter(
-            job.base, job.lesson, reads, reuse, config.frame_rate, draw_plays, segment_files
+            job.base,
+            job.lesson,
+            reads,
+            reuse,
+            config.frame_rate,
+            draw_plays,
+            segment_files,
+            job.part,
         )
         scene = _scene_class(job.scene)(
             lesson=lesson, renderer=beat_renderer(), boundary=cutter, **kwargs
@@ -347,17 +386,24 @@ def _render_beats(job: ClipJob, started: float, store: Any, reuse: list[bool]) -
     for cut in cutter.cuts:
         if cut.drawn and cut.files:
             store.put(cut.record.key, cut.files)
-    segments = [
-        store.segment(cut.record.key) for cut in cutter.cuts if cut.drawn is False or cut.files
-    ]
+    records = tuple(cut.record for cut in cutter.cuts)
     video = job.work / "video" / f"clip.{job.fmt}"
     video.parent.mkdir(parents=True, exist_ok=True)
-    join([*segments, *tail], video)
+    tail_key = None
+    if job.part is not None:  # the parts' segments are joined by whoever shared them out
+        if tail:
+            tail_key = tail_of(records)
+            store.put(tail_key, tail)
+    else:
+        segments = [
+            store.segment(cut.record.key) for cut in cutter.cuts if cut.drawn is False or cut.files
+        ]
+        join([*segments, *tail], video)
+        store.save_record(clip, records)
     captions = None
     if captions_text:
         captions = video.with_suffix(".srt")
         captions.write_text(captions_text, encoding="utf-8")
-    store.save_record(clip, [cut.record for cut in cutter.cuts])
     return ClipResult(
         scene=job.scene,
         video=video,
@@ -371,6 +417,8 @@ def _render_beats(job: ClipJob, started: float, store: Any, reuse: list[bool]) -
         beats=len(cutter.cuts),
         timings=tuple((b.id, b.caption.text, b.start, b.end) for b in scene.beats),
         shown=tuple(tuple(texts) for texts in probe.shown_by_beat()) if job.numbers else (),
+        records=records,
+        tail=tail_key,
     )
 
 

@@ -20,13 +20,11 @@ from publish.watch.state import State
 if TYPE_CHECKING:
     from scenes import LessonScene
 
-__all__ = ["CODE", "PREVIEW", "PREVIEW_QUALITY", "watch"]
+__all__ = ["CODE", "PREVIEW", "watch"]
 
 ROOT = Path(__file__).resolve().parents[2]
 PREVIEW = "preview"
 """The preview's folder under the output folder: ``media/preview/``, never a render's own."""
-PREVIEW_QUALITY = "low"
-"""The preview's quality unless ``--quality`` says otherwise: 480p at 15 frames a second."""
 WORDS = ROOT / "attention_core" / "words.toml"
 """The English words every lesson starts from (its own ``[words]`` are in its file)."""
 CODE = ("scenes", "attention_core", "publish/render", "publish/narration", "publish/media")

@@ -25,6 +25,7 @@ from publish.render import toolchain, worker
 from publish.render.cache import clip_key, source_digest
 from publish.render.lesson_run import drawn_beats
 from publish.render.options import Options
+from publish.render.split import start_clip
 from publish.watch.state import Beat, Clip, State
 from scenes.timing import length_arguments, minutes_of
 
@@ -177,8 +178,14 @@ class Session:
         todo: dict[Future[worker.ClipResult], tuple[type[LessonScene], Any]] = {}
         for scene in order:
             job = self._job(lesson, scene, ())
-            if job is not None:
-                todo[self.executor.submit(worker.render_clip, job)] = (scene, ())
+            if job is not None:  # the lead's fresh beats are shared out between every worker
+                ways = 1 if todo else self.options.jobs
+                todo[start_clip(self.executor, job, ways)] = (scene, ())
+        for title in titles:  # with the minutes it showed: a lesson's length seldom changes
+            shown = self.made.get(clip_name(title.step, title.slug))
+            job = None if shown is None else self._job(lesson, title, shown.kwargs)
+            if shown is not None and job is not None:
+                todo[start_clip(self.executor, job)] = (title, shown.kwargs)
         # The lead: the clip the page shows (else the first to re-render). The page jumps to
         # its first changed beat; to another clip's only if the lead changed nothing on screen.
         lead = next(iter(todo.values()))[0] if todo else None
@@ -206,7 +213,7 @@ class Session:
                     minutes = tuple(self._minutes(lesson, scenes).items())
                     job = self._job(lesson, title, minutes)
                     if job is not None:
-                        todo[self.executor.submit(worker.render_clip, job)] = (title, minutes)
+                        todo[start_clip(self.executor, job, self.options.jobs)] = (title, minutes)
                 titles = []
         elapsed = time.monotonic() - started
         if not redone:
@@ -240,7 +247,7 @@ class Session:
         return worker.ClipJob(
             scene=worker.scene_path(scene),
             lesson=lesson,
-            preset=options.quality.preset,
+            quality=options.quality,
             fmt=options.fmt,
             transparent=options.transparent,
             work=options.scene_work(scene),

@@ -1,0 +1,133 @@
+"""One clip on several cores: its fresh beats shared out between worker processes.
+
+A clip rendered a beat at a time (:mod:`publish.render.beats`) draws only the beats whose key
+changed. When fewer clips than workers need drawing (one number changed, one clip to redo; the
+clip a preview is showing), the clip's fresh beats are cut into runs of about equal frames, and
+each run is drawn by a process of its own (:class:`~publish.render.beats.Part`): each replays
+the scene, drawing only its run, into the beat store. Once all are in, the clip is joined from
+the store as a whole render joins it, so its bytes are the same.
+"""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from collections.abc import Sequence
+from concurrent.futures import Executor, Future
+from dataclasses import replace
+
+from publish.render import worker
+from publish.render.beats import BeatRecord, BeatStore, Part
+from publish.render.pool import start
+from publish.render.segments import join
+
+__all__ = ["parts", "start_clip"]
+
+
+def start_clip(executor: Executor, job: worker.ClipJob, ways: int = 1) -> Future[worker.ClipResult]:
+    """Queue ``job``'s render, its fresh beats shared out between up to ``ways`` processes."""
+    shares = parts(job, ways)
+    if len(shares) < 2:
+        return start(executor, worker.render_clip, job)
+    jobs = [replace(job, part=part, work=job.work / f"part{n}") for n, part in enumerate(shares, 1)]
+    return _Joined(executor, job, [start(executor, worker.render_clip, one) for one in jobs])
+
+
+def parts(job: worker.ClipJob, ways: int) -> list[Part]:
+    """The runs of beats to draw ``job``'s fresh beats in, about equal in frames; one run when
+    there is nothing to share (a clip never rendered has no record of its beats yet)."""
+    if ways < 2 or job.beats is None or job.part is not None:
+        return [Part(1)]
+    store = BeatStore(job.beats, f".{job.fmt}")
+    clip = f"{job.base}/{job.label}"
+    reusable = store.reusable(clip, job.base, job.lesson)
+    fresh = [r for r, ok in zip(store.record(clip), reusable, strict=True) if not ok]
+    if len(fresh) < 2:
+        return [Part(1)]
+    return _runs(fresh, min(ways, len(fresh)))
+
+
+def _runs(fresh: Sequence[BeatRecord], ways: int) -> list[Part]:
+    total = sum(_frames(record) for record in fresh)
+    shares: list[Part] = []
+    first, done = 1, 0
+    for record in fresh[:-1]:
+        done += _frames(record)
+        if len(shares) < ways - 1 and done >= total * (len(shares) + 1) / ways:
+            shares.append(Part(first, record.number))
+            first = record.number + 1
+    return [*shares, Part(first)]
+
+
+def _frames(record: BeatRecord) -> int:
+    return max(1, record.timing[0])
+
+
+class _Joined(Future[worker.ClipResult]):
+    """The clip of several parts' renders: joined once all are in; cancelling it cancels
+    them. Parts that disagree on what the beats read (a scene reading the lesson only while
+    drawing) are given up for one render of the whole clip."""
+
+    def __init__(
+        self, executor: Executor, job: worker.ClipJob, renders: list[Future[worker.ClipResult]]
+    ) -> None:
+        super().__init__()
+        self.executor = executor
+        self.job = job
+        self.renders = renders
+        self._lock = threading.RLock()
+        for render in renders:
+            render.add_done_callback(self._arrived)
+
+    def cancel(self) -> bool:
+        for render in self.renders:
+            render.cancel()
+        return super().cancel()
+
+    def _arrived(self, _: Future[worker.ClipResult]) -> None:
+        with self._lock:
+            if self.done() or not all(render.done() for render in self.renders):
+                return
+            try:
+                results = [render.result() for render in self.renders]
+                if any(result.records != results[-1].records for result in results):
+                    whole = start(self.executor, worker.render_clip, self.job)
+                    self.renders = [whole]
+                    whole.add_done_callback(self._whole)
+                    return
+                self.set_result(joined(self.job, results))
+            except BaseException as error:  # a part's failure, or the join's, is the clip's
+                self.set_exception(error)
+
+    def _whole(self, render: Future[worker.ClipResult]) -> None:
+        with self._lock:
+            if self.done():
+                return
+            try:
+                self.set_result(render.result())
+            except BaseException as error:
+                self.set_exception(error)
+
+
+def joined(job: worker.ClipJob, results: Sequence[worker.ClipResult]) -> worker.ClipResult:
+    """The clip of ``job`` from its parts' renders (which agree on every beat's record): every
+    beat's segment, as the store holds it."""
+    assert job.beats is not None
+    last = results[-1]
+    store = BeatStore(job.beats, f".{job.fmt}")
+    segments = [store.segment(record.key) for record in last.records if record.timing[0] > 0]
+    if last.tail is not None:
+        segments.append(store.segment(last.tail))
+    missing = [segment.name for segment in segments if not segment.is_file()]
+    if missing:
+        raise worker.ClipFailed(f"a part left no segment for {len(missing)} beat(s)")
+    video = job.work / "video" / f"clip.{job.fmt}"
+    video.parent.mkdir(parents=True, exist_ok=True)
+    join(segments, video)
+    captions = None
+    if last.captions is not None:
+        captions = shutil.copyfile(last.captions, video.with_suffix(".srt"))
+    store.save_record(f"{job.base}/{job.label}", last.records)
+    drawn = sorted({number for result in results for number in result.drawn})
+    elapsed = max(result.elapsed for result in results)
+    return replace(last, video=video, captions=captions, drawn=tuple(drawn), elapsed=elapsed)
