@@ -365,6 +365,8 @@ def _all_queries(w: Worked, number: int) -> list[str]:
             score=first.score,
         )
         + "</p>",
+        f"<h3>{say(lesson, 'handout.heading.dots')}</h3>",
+        _grid(lesson, grid, [[c.dot for c in line] for line in grid.cells]),
         *_grid_stages(w, grid, "scores"),
         "</section>",
     ]
@@ -381,25 +383,26 @@ def _mask(w: Worked, number: int) -> list[str]:
 
 
 def _grid_stages(w: Worked, grid: Grid, scores: str, *, explain: bool = True) -> list[str]:
-    """A grid's scores, its shares row by row (each row's total beside it), its outputs; with
-    ``explain``, each stage's rule (the mask's section works them as the first one did)."""
+    """A grid's scores, its pulls (each row's total beside it), its shares (each row's
+    budget beside it) and its outputs; with ``explain``, the rules (the mask's section works
+    them as the first one did)."""
     lesson = w.lesson
 
     def rule(name: str, **values: str) -> list[str]:
         return [f"<p>{say(lesson, f'handout.line.{name}', **values)}</p>"] if explain else []
 
+    def stage(name: str) -> list[list[str]]:
+        return [[getattr(c, name) for c in line] for line in grid.cells]
+
     outputs = [[_text(row.of.short), *row.output_entries] for row in grid.rows]
     return [
         f"<h3>{say(lesson, f'handout.heading.{scores}')}</h3>",
-        _grid(lesson, grid, [[c.score for c in line] for line in grid.cells]),
-        f"<h3>{say(lesson, 'handout.heading.shares')}</h3>",
+        _grid(lesson, grid, stage("score")),
+        f"<h3>{say(lesson, 'handout.heading.pulls')}</h3>",
         *rule("grid_softmax", budget=w.budget),
-        _grid(
-            lesson,
-            grid,
-            [[c.share for c in line] for line in grid.cells],
-            total=w.budget,
-        ),
+        _grid(lesson, grid, stage("pull"), totals=[row.total for row in grid.rows]),
+        f"<h3>{say(lesson, 'handout.heading.shares')}</h3>",
+        _grid(lesson, grid, stage("share"), totals=[w.budget] * len(grid.rows)),
         f"<h3>{say(lesson, 'handout.heading.outputs')}</h3>",
         *rule("grid_output"),
         _table(
@@ -600,20 +603,20 @@ def _grid(
     grid: Grid,
     texts: Sequence[Sequence[str]],
     *,
-    total: str | None = None,
+    totals: Sequence[str] | None = None,
     outputs: Sequence[str] | None = None,
 ) -> str:
     """A grid as the video's: a row per asking token, a column per key's token; a cell the
     mask hides is muted. Optionally each row's total, or its output, beside it."""
     names = [_text(row.of.short) for row in grid.rows]
-    extra = [say(lesson, "handout.word.total")] if total is not None else []
+    extra = [say(lesson, "handout.word.total")] if totals is not None else []
     if outputs is not None:
         extra.append(say(lesson, "handout.word.head_output"))
     rows = [
         [
             names[i],
             *(_cell(cell, text) for cell, text in zip(grid.cells[i], line, strict=True)),
-            *([total] if total is not None else []),
+            *([totals[i]] if totals is not None else []),
             *([f"<b>{outputs[i]}</b>"] if outputs is not None else []),
         ]
         for i, line in enumerate(texts)
