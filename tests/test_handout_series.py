@@ -3,25 +3,29 @@ in their tables is the worked maths' own string (read back out of the HTML, cell
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from playwright.sync_api import Browser
 
-from attention_core import Lesson, ShareQuiz, parse_lesson
+from attention_core import Lesson, ShareQuiz, english, parse_lesson
 from attention_core import formatting as fmt
 from attention_core.heads import attend_heads
 from attention_core.worked import Grid, Worked, worked
-from publish.kit.handout import handout_html
+from publish.kit.handout import PRINTED, handout_html, print_pdf, write_handout
 from scenes import scenes_for
 
-from .lessons import asking_lesson_data, heads_lesson_data
-from .scene_checks import allowed_numbers
-from .test_lecture_kit import visible_numbers
-from .test_scenes import LESSONS, probe
+from .lessons import asking_lesson_data, default_data, heads_lesson_data
+from .scene_checks import allowed_numbers, lesson_texts
+from .test_accessibility import _violations
+from .test_lecture_kit import _Prose, browser, visible_numbers  # noqa: F401 (browser: a fixture)
+from .test_scenes import LESSONS, _words, probe
 
 SERIES_LESSONS = ["day005_masked", "day005_masked_greek", "day006_heads"]
 NUMBERED = ("score", "softmax", "mix", "all_queries", "mask", "projections", "heads")
@@ -394,3 +398,108 @@ def test_day_004_keeps_its_sections_and_its_style(name: str) -> None:
     assert [s.headings[0] for s in read(lesson)] == [*step, rival, quiz, answer, takeaway]
     assert "class=grid" not in page
     assert "table.matrix" not in page
+
+
+# --- on paper: printed, nothing wider than A4, accessible -------------------------------------
+
+
+A4_TEXT_WIDTH = 210 - 2 * 16
+"""The A4 page's width inside the handout's print margins (``@page { margin: 16mm }``), in mm."""
+
+
+def widest_data() -> dict[str, Any]:
+    """A lesson as wide as the limits allow on paper: six tokens with ten-letter names, three
+    heads over six embedding numbers, four-entry q, k and v with two places, a 12 × 6 W_O."""
+    data = default_data()
+    for name in ("query", "rival", "quiz"):
+        del data[name]
+    data["answers"] = ["answer_1", "answer_2", "answer_3", "answer_4"]
+    data["tokens"] = [
+        {
+            "text": f"token number {i}",
+            "short": f"tokenname{i}",
+            "embedding": [round((-1) ** (i + j) * (8.5 - i - j / 2), 1) for j in range(6)],
+        }
+        for i in range(6)
+    ]
+    small = [[0.1, -0.1, 0.1, -0.1] if r == 0 else [0.0] * 4 for r in range(6)]  # scores ≤ ±12
+    wide = [[round(-1.5 + 0.1 * ((r * 4 + c) % 7), 1) for c in range(4)] for r in range(6)]
+    data["heads"] = [{"w_q": small, "w_k": small, "w_v": wide} for _ in range(3)]
+    data["w_o"] = [[round(-0.5 + 0.1 * ((r + c) % 9), 1) for c in range(6)] for r in range(12)]
+    data["mask"] = "causal"
+    data["steps"] = ["title", "all_queries", "mask", "projections", "heads"]
+    return data
+
+
+def overflowing(chromium: Browser, page: Path) -> list[str]:
+    """What reaches past the A4 text width when the handout is laid out for print."""
+    view = chromium.new_page(viewport={"width": round(A4_TEXT_WIDTH / 25.4 * 96), "height": 1000})
+    try:
+        view.emulate_media(media="print")
+        view.goto(page.resolve().as_uri())
+        found: list[str] = view.evaluate(
+            """() => {
+              const edge = document.documentElement.clientWidth + 0.5;
+              return [...document.querySelectorAll('body *')]
+                .filter(e => e.getBoundingClientRect().right > edge)
+                .map(e => e.tagName + ': ' + (e.textContent || '').slice(0, 60));
+            }"""
+        )
+        found += (
+            []
+            if view.evaluate(
+                "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+            )
+            else ["the page scrolls sideways"]
+        )
+        return found
+    finally:
+        view.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", ["day005_masked", "day006_heads", "widest"])
+def test_the_series_handout_fits_the_width_of_a4(
+    name: str,
+    browser: Browser,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    lesson = parse_lesson(widest_data()) if name == "widest" else LESSONS[name]
+    write_handout(tmp_path, lesson)
+    assert overflowing(browser, tmp_path / "handout.html") == []
+
+
+@pytest.mark.browser
+def test_day_006s_handout_prints_whole(tmp_path: Path) -> None:
+    """Printed by the real path (headless Chromium): a whole PDF, the answer on a page of its
+    own, and a print that says the fixed date."""
+    write_handout(tmp_path, LESSONS["day006_heads"])
+    assert print_pdf(tmp_path) == []
+    data = (tmp_path / "handout.pdf").read_bytes()
+    assert data.startswith(b"%PDF-")
+    assert b"%%EOF" in data[-1024:]
+    pages = len(re.findall(rb"/Type\s*/Page(?!s)", data))
+    assert 3 <= pages <= 6, pages  # the worked steps, the quick check, the answer on its own
+    assert PRINTED in data
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", ["day005_masked", "day006_heads"])
+def test_the_series_handout_passes_axe(
+    name: str,
+    browser: Browser,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    write_handout(tmp_path, LESSONS[name])
+    assert _violations(browser, tmp_path / "handout.html") == []
+
+
+def test_greek_day_005s_handout_has_no_english() -> None:
+    """Every word of the series' sections comes from the translation too."""
+    lesson = LESSONS["day005_masked_greek"]
+    english_only = _words(*english().values()) - _words(
+        *lesson.words.values(), *lesson_texts(lesson)
+    )
+    reader = _Prose()
+    reader.feed(handout_html(lesson))
+    assert not _words(*reader.parts) & english_only

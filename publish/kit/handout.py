@@ -721,6 +721,9 @@ section.answer { border-top: 2px dashed #99a; padding-top: 1rem; }
 
 _SERIES_STYLE = """
 table.grid td:not(:first-child), table.grid th:not(:first-child) { text-align: right; }
+table.grid td, table.grid th { white-space: normal; padding: .3rem .4rem; }
+table.grid th { overflow-wrap: anywhere; }
+table.grid td:first-child { min-width: 0; }
 table.vectors td:not(:first-child), table.terms td { white-space: normal; }
 table.terms td:first-child { min-width: 3rem; }
 .hidden { color: #5d6070; }
