@@ -1,5 +1,6 @@
 """The handout: the lesson's worked maths on paper, every number from attention_core's formatter.
 
+A section per step of the lesson, in its order (:data:`SECTIONS`, by step kind).
 ``handout.html`` prints on A4 (print CSS); ``handout.pdf`` is printed from it by headless
 Chromium when set-up installed it. The prose comes from the lesson's words catalogue (the
 ``handout`` entries, and the video's own where it says the same), filled with the lesson's texts
