@@ -721,6 +721,9 @@ section.answer { border-top: 2px dashed #99a; padding-top: 1rem; }
 """
 
 _SERIES_STYLE = """
+section { break-inside: auto; }
+table, .matrices, p { break-inside: avoid; }
+h2, h3 { break-after: avoid; }
 table.grid td:not(:first-child), table.grid th:not(:first-child) { text-align: right; }
 table.grid td, table.grid th { white-space: normal; padding: .3rem .4rem; }
 table.grid th { overflow-wrap: anywhere; }
