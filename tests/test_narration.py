@@ -281,9 +281,10 @@ def test_loudness_is_minus_16_lufs_in_every_file(narrated: Path) -> None:
 
 @pytest.mark.render
 def test_words_are_heard_inside_their_cues_and_nowhere_else(narrated: Path) -> None:
-    """Each cue starts within 0.25 s of its words and ends within 0.25 s of them: the silence
-    between two cues (a beat's breath, or the pause at a clause inside a beat, where a beat's
-    words are cut into cues) starts as one ends and ends as the next starts."""
+    """Each cue starts within 0.25 s of its words and ends with them or in the silence after
+    them (a cue too fast to read lingers there, as the BBC lets it): the silence between two
+    cues (a beat's breath, or the pause at a clause inside a beat, where a beat's words are cut
+    into cues) starts by the time one ends and ends as the next starts."""
     for clip in _clips(narrated):
         cues = parse_srt(clip.with_suffix(".srt").read_text("utf-8"))
         end = cues[-1].end / 1000 + 1
@@ -297,7 +298,7 @@ def test_words_are_heard_inside_their_cues_and_nowhere_else(narrated: Path) -> N
                 between = [
                     (a, b)
                     for a, b in silences
-                    if abs(a - stop) <= TOLERANCE and abs(b - after) <= TOLERANCE
+                    if a - TOLERANCE <= stop <= b + TOLERANCE and abs(b - after) <= TOLERANCE
                 ]
                 assert between, (clip.name, cue, following)
             heard = stop - start - sum(max(0.0, min(b, stop) - max(a, start)) for a, b in silences)
@@ -325,10 +326,7 @@ def test_every_cue_of_every_file_keeps_to_the_rules(narrated: Path) -> None:
             fast += [(path.name, cue.text, speed)] if speed > FASTEST else []
     joined = parse_srt((folder / f"{FULL_NAME}.srt").read_text("utf-8"))
     assert len(joined) > 60
-    # joe says a few sentences faster than 20 characters a second, and a cue cannot stay up
-    # longer than its words without leaving them: those few, and only a little faster.
-    assert len(fast) <= len(joined) // 10, fast
-    assert all(speed <= 22 for _, _, speed in fast), fast
+    assert not fast, fast  # joe's fastest sentences too: their cues linger into the silence
 
 
 @pytest.mark.render
