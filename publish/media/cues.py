@@ -34,7 +34,7 @@ SHORTEST, LONGEST = 833, 7000
 at 24 fps (5/6 s), and the BBC's and Netflix's longest."""
 FASTEST = 20.0
 """Characters a second a cue may ask a viewer to read."""
-LEAD, LINGER, LATE = 150, 1500, 100
+LEAD, LINGER, LATE = 150, 1500, 150
 """How much earlier (ms) a cue too fast to read, or too short, may appear than its words; how
 much longer it may stay after them, into the silence before the next cue (the BBC lets a
 caption linger there rather than outpace its reader); and how much later the next cue may then
