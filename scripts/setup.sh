@@ -26,8 +26,10 @@ SYSTEM_PACKAGES=(
   fonts-inter fonts-dejavu-core fonts-noto-core fonts-noto-cjk
   # narrates in any language it knows (--voice espeak, the Greek lesson)
   espeak-ng
-  # prints the handout as PDF; the tests drive it (playwright) to load the deck and the page
-  chromium
+  # prints the handout as PDF; the tests drive it (playwright) to load the deck and the page,
+  # and run axe-core in it through Selenium and Debian's WebDriver for it (chromium-driver,
+  # the same version as chromium, so Selenium never fetches a driver of its own)
+  chromium chromium-driver
 )
 
 missing=()

@@ -96,12 +96,29 @@ def test_every_caption_of_a_lesson_breaks_into_lines_within_the_rules(lesson: st
             assert all(len(line) <= 42 for line in lines), cue.text
 
 
-def test_a_cue_too_fast_to_read_takes_a_little_of_the_silence_either_side() -> None:
-    fast = Cue(1000, 2000, "x" * 26)  # 26 characters a second, said in one
-    eased = publish.media.cues.eased([Cue(0, 900, "a"), fast, Cue(2100, 3000, "b")], 3000)
-    assert eased[1] == Cue(1000 - 100, 2000 + 100, fast.text)  # up to the neighbours
+def test_a_cue_too_fast_to_read_stays_into_the_silence_after_its_words() -> None:
+    fast = Cue(1000, 2000, "x" * 26)  # 26 characters a second, said in one: it needs 1.3 s
     alone = publish.media.cues.eased([fast], 5000)[0]
-    assert (alone.start, alone.end) == (1000 - 100, 2000 + 200)  # at most 0.1 s and 0.2 s
+    assert (alone.start, alone.end) == (1000, 2300)  # it lingers; it never shows early for it
+    eased = publish.media.cues.eased([Cue(0, 900, "a"), fast, Cue(2100, 3000, "b")], 3000)
+    # up to the next cue, then as early as the last cue allows (0.1 s), and the next cue
+    # (0.9 s for a letter: 0.07 s to spare) a little after its words
+    assert eased[1] == Cue(900, 2167, fast.text)
+    assert eased[2] == Cue(2167, 3000, "b")
+    tight = publish.media.cues.eased([fast, Cue(2100, 2933, "b")], 3000)
+    assert tight[1] == Cue(2100, 2933, "b")  # a cue with no time to spare is not delayed
+    assert tight[0] == Cue(1000 - 150, 2100, fast.text)  # at most 0.15 s early
+
+
+def test_every_cue_eased_keeps_to_20_characters_a_second_where_the_silence_allows() -> None:
+    """Cues said at up to 24 characters a second, 0.35 s apart (joe's breath between beats):
+    every one readable at 20, none overlapping, each start within 0.25 s of its words."""
+    said = [Cue(i * 4000, i * 4000 + 3300, "y" * 76) for i in range(6)]  # 23 a second
+    eased = publish.media.cues.eased(said, 24000)
+    for before, cue in zip(said, eased, strict=True):
+        assert len(cue.text) / ((cue.end - cue.start) / 1000) <= FASTEST, cue
+        assert abs(cue.start - before.start) <= 250, (cue, before)
+    assert all(a.end <= b.start for a, b in zip(eased, eased[1:], strict=False))
 
 
 def _rule_breaks(cue: Cue) -> list[str]:

@@ -59,6 +59,33 @@ def test_todays_gaps_are_described() -> None:
     assert {"84.4%", "11.4%", "4.2%"} <= card, "the closing card's numbers"
 
 
+def test_nearly_said_text_is_not_described_again_and_the_formula_is_whole() -> None:
+    readings = _readings()
+    whys = {r.text: r.why for r in readings["02_big_picture-02"]}
+    assert whys["query: what the current token is looking for"] == "said"  # "the queries: …"
+    first = {r.text: r.why for r in readings["02_big_picture-01"]}
+    assert first["Attention(Q, K, V) = softmax(Q Kᵀ ÷ √dₖ) V"] == "described"
+    assert "Attention" not in first  # its name is part of it, not a label apart
+
+
+@pytest.mark.parametrize(
+    ("caption", "shown", "why"),
+    [
+        ("Each value slot stands for one answer.", "Value slots = answers", "said"),
+        ("The keys are what each token offers.", "key: what each token offers", "said"),
+        ("It takes about 20 of them.", "It takes about 21 of them", "described"),  # a number
+        ("Score, then normalise.", "Toy setup: one head, no positions", "described"),
+        ("The cat sat on the mat.", "the cat sat on the rug", "said"),  # one word in five
+        ("The cat sat on the mat.", "the dog sat on the rug", "described"),  # two
+    ],
+)
+def test_a_text_counts_as_said_when_all_its_numbers_and_nearly_all_its_words_are(
+    caption: str, shown: str, why: str
+) -> None:
+    [[found]] = reading(LESSON.words, "mix", "Mix", [caption], [[shown]])
+    assert found.why == why
+
+
 def test_every_text_is_said_exempt_or_described() -> None:
     whys = {r.why for beat in _readings().values() for r in beat}
     assert whys == {"said", "described", *EXEMPT}

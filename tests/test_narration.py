@@ -281,9 +281,10 @@ def test_loudness_is_minus_16_lufs_in_every_file(narrated: Path) -> None:
 
 @pytest.mark.render
 def test_words_are_heard_inside_their_cues_and_nowhere_else(narrated: Path) -> None:
-    """Each cue starts within 0.25 s of its words and ends within 0.25 s of them: the silence
-    between two cues (a beat's breath, or the pause at a clause inside a beat, where a beat's
-    words are cut into cues) starts as one ends and ends as the next starts."""
+    """Each cue starts within 0.25 s of its words and ends with them or in the silence after
+    them (a cue too fast to read lingers there, as the BBC lets it): the silence between two
+    cues (a beat's breath, or the pause at a clause inside a beat, where a beat's words are cut
+    into cues) starts by the time one ends and ends as the next starts."""
     for clip in _clips(narrated):
         cues = parse_srt(clip.with_suffix(".srt").read_text("utf-8"))
         end = cues[-1].end / 1000 + 1
@@ -297,7 +298,7 @@ def test_words_are_heard_inside_their_cues_and_nowhere_else(narrated: Path) -> N
                 between = [
                     (a, b)
                     for a, b in silences
-                    if abs(a - stop) <= TOLERANCE and abs(b - after) <= TOLERANCE
+                    if a - TOLERANCE <= stop <= b + TOLERANCE and abs(b - after) <= TOLERANCE
                 ]
                 assert between, (clip.name, cue, following)
             heard = stop - start - sum(max(0.0, min(b, stop) - max(a, start)) for a, b in silences)
@@ -325,10 +326,7 @@ def test_every_cue_of_every_file_keeps_to_the_rules(narrated: Path) -> None:
             fast += [(path.name, cue.text, speed)] if speed > FASTEST else []
     joined = parse_srt((folder / f"{FULL_NAME}.srt").read_text("utf-8"))
     assert len(joined) > 60
-    # joe says a few sentences faster than 20 characters a second, and a cue cannot stay up
-    # longer than its words without leaving them: those few, and only a little faster.
-    assert len(fast) <= len(joined) // 10, fast
-    assert all(speed <= 22 for _, _, speed in fast), fast
+    assert not fast, fast  # joe's fastest sentences too: their cues linger into the silence
 
 
 @pytest.mark.render
@@ -365,12 +363,20 @@ def test_two_narrated_runs_give_the_same_bytes(narrated: Path, tmp_path: Path) -
         assert sha256(tmp_path / LOW.name / name) == sha256(narrated / LOW.name / name), name
 
 
+@pytest.fixture(scope="module")
+def heart(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Step 3 narrated by heart at low quality: its output folder."""
+    out = tmp_path_factory.mktemp("heart")
+    result = cli(out, "--voice", HEART, "--scene", "3")
+    assert result.returncode == 0, result.stdout + result.stderr
+    return out
+
+
 @pytest.mark.render
-def test_heart_narrates_a_clip_end_to_end(tmp_path: Path) -> None:
+def test_heart_narrates_a_clip_end_to_end(heart: Path) -> None:
     """--voice heart (hibari, Apache-2.0): sound at -16 LUFS, cues to the rules and on its
     words, all at low quality."""
-    result = cli(tmp_path, "--voice", HEART, "--scene", "3")
-    assert result.returncode == 0, result.stdout + result.stderr
+    tmp_path = heart
     clip = tmp_path / LOW.name / "03_score.mp4"
     assert {str(s["codec_type"]) for s in _streams(clip)} >= {"video", "audio", "subtitle"}
     assert _loudness(clip) == pytest.approx(-16, abs=1)
@@ -382,6 +388,17 @@ def test_heart_narrates_a_clip_end_to_end(tmp_path: Path) -> None:
         assert len(lines) <= LINES, cue
         assert max(len(line) for line in lines) <= 42, cue
         assert SHORTEST / 1000 <= (cue.end - cue.start) / 1000 <= LONGEST / 1000, cue
+        assert len(" ".join(lines)) / ((cue.end - cue.start) / 1000) <= FASTEST, cue
+
+
+@pytest.mark.render
+def test_heart_gives_the_same_bytes_in_another_folder(heart: Path, tmp_path: Path) -> None:
+    """hibari with seed=0 in a fresh run, into another --out: byte-identical clip and
+    captions (nothing of the folder's path, the clock or a random draw gets into the file)."""
+    result = cli(tmp_path, "--voice", HEART, "--scene", "3")
+    assert result.returncode == 0, result.stdout + result.stderr
+    for name in ("03_score.mp4", "03_score.srt"):
+        assert sha256(tmp_path / LOW.name / name) == sha256(heart / LOW.name / name), name
 
 
 @pytest.mark.render

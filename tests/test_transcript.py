@@ -12,7 +12,7 @@ from publish.kit.beats import Step, beats_of
 from publish.kit.transcript import interactive, transcript_text
 from publish.media.captions import Cue
 from publish.media.manifest import Chapter, FileRef, FullEntry
-from tests.conftest import Rendered
+from tests.conftest import CourseRun, Rendered
 from tests.test_lecture_kit import CLIP, Visit, browser  # noqa: F401 (browser: a fixture)
 
 LESSON = default_lesson()
@@ -101,4 +101,87 @@ def test_the_transcript_and_player_work_by_keyboard_alone(
     page.keyboard.press("Space")
     assert page.evaluate(f"{whole}.currentTime") == pytest.approx(earlier, abs=0.3)
     visit.screenshot(tmp_path / "transcript.png")
+    visit.check_offline()
+
+
+@pytest.mark.render
+@pytest.mark.browser
+def test_the_course_page_plays_each_lesson_beside_its_transcript(
+    course: CourseRun,
+    browser: Browser,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """Each lesson's whole video with the embed page's transcript beside it: a sentence
+    clicked, or reached by Tab and pressed with Enter or Space, plays that lesson's video from
+    there, and the sentence being said is marked as it plays; the other lesson's stays put."""
+    visit = Visit(browser, course.folder / "index.html")
+    page = visit.page
+    players = page.eval_on_selector_all(
+        "section.transcript",
+        "ss => ss.map(s => [s.dataset.video, document.getElementById(s.dataset.video)"
+        ".querySelector('source').getAttribute('src')])",
+    )
+    assert players == [
+        ["lesson-1", "default/attention_by_hand.mp4"],
+        ["lesson-2", "four_tokens/attention_by_hand.mp4"],
+    ]
+    page.evaluate("document.querySelectorAll('video').forEach(v => v.muted = true)")
+
+    def time(video: str) -> float:
+        found: float = page.evaluate(f"document.getElementById('{video}').currentTime")
+        return found
+
+    def marked(video: str) -> float | None:
+        found: str | None = page.evaluate(
+            f"document.querySelector('[data-video={video}] button.line[aria-current=true]')"
+            "?.dataset.seek ?? null"
+        )
+        return None if found is None else float(found)
+
+    second = page.locator("[data-video=lesson-2] button.line").nth(3)  # clicked
+    target = float(second.get_attribute("data-seek") or "nan")
+    second.click()
+    assert time("lesson-2") == pytest.approx(target, abs=0.3)
+    page.wait_for_function(f"document.getElementById('lesson-2').currentTime > {target + 0.5}")
+    assert marked("lesson-2") == pytest.approx(target, abs=0.01)
+    assert time("lesson-1") == 0
+    page.evaluate("document.getElementById('lesson-2').pause()")
+
+    def focused() -> str:
+        found: str = page.evaluate(
+            "(() => { const e = document.activeElement;"
+            " return (e.closest('[data-video]')?.dataset.video ?? '') + ' ' + e.tagName"
+            " + '@' + (e.dataset.seek || ''); })()"
+        )
+        return found
+
+    page.locator("h1").click()  # by keyboard from the top: the links, the player, its lines
+    seen = []
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        seen.append(focused())
+        if seen[-1].startswith("lesson-1 BUTTON@"):
+            break
+    assert seen[-1].startswith("lesson-1 BUTTON@"), seen
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    target = float(focused().rpartition("@")[2])
+    page.keyboard.press("Enter")
+    assert time("lesson-1") == pytest.approx(target, abs=0.3)
+    page.wait_for_function(f"document.getElementById('lesson-1').currentTime > {target + 0.3}")
+    assert marked("lesson-1") == pytest.approx(target, abs=0.01)
+    later = page.eval_on_selector_all(
+        "[data-video=lesson-1] button.line", "bs => Number(bs[8].dataset.seek)"
+    )
+    page.evaluate(f"document.getElementById('lesson-1').currentTime = {later + 0.2}")
+    page.wait_for_function(  # the mark follows the playback, wherever it goes
+        "document.querySelector('[data-video=lesson-1] button.line[aria-current=true]')"
+        f"?.dataset.seek == '{later:.3f}'"
+    )
+    page.keyboard.press("Shift+Tab")
+    earlier = float(focused().rpartition("@")[2])
+    page.keyboard.press("Space")
+    assert time("lesson-1") == pytest.approx(earlier, abs=0.3)
+    assert page.locator("button.line[aria-current=true]").count() <= 2
+    visit.screenshot(tmp_path / "course.png")
     visit.check_offline()

@@ -56,8 +56,9 @@ def beats_of(cues: Sequence[Cue], duration: float) -> tuple[Beat, ...]:
     )
 
 
-def steps_of(folder: Path, clips: Sequence[ClipEntry]) -> list[Step]:
-    """Each clip's beats, read from its ``.srt``; writes its ``.vtt`` beside it for ``<track>``."""
+def steps_of(folder: Path, clips: Sequence[ClipEntry], *, write: bool = True) -> list[Step]:
+    """Each clip's beats, read from its ``.srt``; writes its ``.vtt`` beside it for ``<track>``
+    (``write=False``: reads a kit already written)."""
     steps = []
     for clip in clips:
         cues: list[Cue] = []
@@ -65,7 +66,8 @@ def steps_of(folder: Path, clips: Sequence[ClipEntry]) -> list[Step]:
         if clip.captions is not None:
             cues = parse_srt((folder / clip.captions.file).read_text("utf-8"))
             vtt = f"{Path(clip.file).stem}.vtt"
-            write_text(folder / vtt, to_vtt(cues))
+            if write:
+                write_text(folder / vtt, to_vtt(cues))
         if clip.beats:  # a beat's words span several cues; its start and caption are kept
             cues = [
                 Cue(round(start * 1000), round(start * 1000), text) for start, text in clip.beats

@@ -74,8 +74,7 @@ def reading(
         heard = _tokens(" ".join(captions[i : i + 2]))
         step_heard = _tokens(" ".join(captions))
         beat = []
-        for text in texts:
-            plain = readable(text)
+        for plain in _formulas_whole([readable(text) for text in texts]):
             tokens = _tokens(plain)
             if plain.casefold() == heading[0] or (
                 plain.isupper() and heading[1] in plain.casefold()
@@ -87,13 +86,38 @@ def reading(
                 why = "label"  # its numbers, if any, said in the step
             elif not tokens:
                 why = "symbol"
-            elif tokens <= heard or (_numbers_only(tokens) and tokens <= step_heard):
+            elif _nearly_said(tokens, heard) or (_numbers_only(tokens) and tokens <= step_heard):
                 why = "said"  # a table's number the step says somewhere counts as said
             else:
                 why = "described"
             beat.append(Reading(plain, why))
         out.append(beat)
     return out
+
+
+def _formulas_whole(texts: Sequence[str]) -> list[str]:
+    """``texts`` with a formula's name, shown as a word in front of it (``Attention``, then
+    ``(Q, K, V) = …``), joined to the formula: it is described whole, as it reads."""
+    out: list[str] = []
+    for text in texts:
+        if out and text.startswith("(") and re.fullmatch(r"[^\W\d_]+", out[-1]):
+            out[-1] += text
+        else:
+            out.append(text)
+    return out
+
+
+NEARLY = 5
+"""A text is said when every number in it and all but one word in :data:`NEARLY` (of two
+letters or more, compared by stem) are said: "query: what the current token is looking for"
+is said by "Q holds the queries: what the current token is looking for"."""
+
+
+def _nearly_said(tokens: set[str], heard: set[str]) -> bool:
+    missing = tokens - heard
+    if any(_numbers_only({token}) for token in missing):
+        return False  # a number not said is never said
+    return len(missing) <= len(tokens) // NEARLY
 
 
 def _labels(words: Words) -> list[re.Pattern[str]]:
@@ -114,8 +138,20 @@ def _tokens(text: str) -> set[str]:
             number = float(token.rstrip("%"))
             found.add(f"{number:g}{'%' if token.endswith('%') else ''}")
         else:
-            found.add(token)
+            found.add(_stem(token))
     return found
+
+
+def _stem(word: str) -> str:
+    """``word`` without an English plural's ending (queries, keys, matches: query, key, match),
+    so that the singular on screen is heard in the plural said; other words as they are."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("ches", "shes", "sses", "xes", "zes")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
 
 
 def _numbers_only(tokens: set[str]) -> bool:

@@ -13,7 +13,7 @@ from publish.kit.beats import Step, clock
 from publish.kit.webpage import STYLE_BASE, html_attribute, html_text, page
 from publish.media.manifest import FullEntry
 
-__all__ = ["embed_html", "snippet"]
+__all__ = ["PLAYER_STYLE", "embed_html", "player", "snippet"]
 
 
 def snippet(step: Step, mime: str, words: Words) -> str:
@@ -48,7 +48,7 @@ def embed_html(
     for step in steps:
         body += _step(step, mime, folder, words)
     language = words["common.word.language"]
-    style = STYLE_BASE + _STYLE + transcript.STYLE
+    style = STYLE_BASE + _STYLE + PLAYER_STYLE
     return page(lesson.title, language, style, "\n".join(body), _SCRIPT + transcript.SCRIPT)
 
 
@@ -62,8 +62,6 @@ def _whole(
     full: FullEntry, steps: Sequence[Step], mime: str, folder: Path, lesson: Lesson
 ) -> list[str]:
     words = lesson.words
-    poster = f' poster="{html_attribute(steps[0].clip.poster.file)}"' if steps else ""
-    vtt = next((ref.file for ref in full.captions if ref.file.endswith(".vtt")), None)
     chapters = "".join(
         f'<li><button data-seek="{chapter.start:.3f}">{clock(chapter.start)} · '
         f"{html_text(chapter.title)}</button></li>"
@@ -71,15 +69,36 @@ def _whole(
     )
     return [
         f"<h2>{html_text(words['page.heading.whole'])}</h2>",
-        "<div class=player>"
-        f'<video id="whole" controls preload="auto"{poster}>'
-        f'<source src="{html_attribute(full.file)}" type="{mime}">'
-        f"{_track(vtt, folder, words)}"
-        f"{_described(f'{Path(full.file).stem}.descriptions.vtt', folder, words)}</video>"
-        f"{transcript.interactive(lesson, steps, full)}</div>",
+        player(lesson, steps, full, mime, folder),
         f"<p class=muted>{html_text(words['page.line.chapters'])}</p>",
         f"<ol class=chapters>{chapters}</ol>",
     ]
+
+
+def player(
+    lesson: Lesson,
+    steps: Sequence[Step],
+    full: FullEntry,
+    mime: str,
+    folder: Path,
+    *,
+    video: str = "whole",
+    prefix: str = "",
+) -> str:
+    """The whole lesson's player, its captions and descriptions tracks inlined, with the
+    interactive transcript beside it; ``video``: the player's id, ``prefix``: the lesson's
+    folder as the page links to it (``default/`` on the course page, nothing beside it)."""
+    words = lesson.words
+    poster = f' poster="{html_attribute(prefix + steps[0].clip.poster.file)}"' if steps else ""
+    vtt = next((ref.file for ref in full.captions if ref.file.endswith(".vtt")), None)
+    return (
+        "<div class=player>"
+        f'<video id="{html_attribute(video)}" controls preload="auto"{poster}>'
+        f'<source src="{html_attribute(prefix + full.file)}" type="{mime}">'
+        f"{_track(vtt, folder, words)}"
+        f"{_described(f'{Path(full.file).stem}.descriptions.vtt', folder, words)}</video>"
+        f"{transcript.interactive(lesson, steps, full, video)}</div>"
+    )
 
 
 def _step(step: Step, mime: str, folder: Path, words: Words) -> list[str]:
@@ -130,9 +149,16 @@ def _track_tag(src: str, words: Words) -> str:
     )
 
 
+PLAYER_STYLE = (
+    """
+video { width: 100%; max-width: 854px; background: #000; border-radius: 6px; display: block; }
+"""
+    + transcript.STYLE
+)
+"""What :func:`player` needs of a page's style."""
+
 _STYLE = """
 body { max-width: 60rem; }
-video { width: 100%; max-width: 854px; background: #000; border-radius: 6px; display: block; }
 ol.chapters { display: flex; flex-wrap: wrap; gap: .4rem; padding: 0; list-style: none; }
 ol.chapters button, button.copy { font: inherit; padding: .25rem .7rem; border-radius: 5px;
   border: 1px solid #99a; background: #f3f4f8; cursor: pointer; }
@@ -144,7 +170,7 @@ button.copy { position: absolute; top: .4rem; right: .4rem; }
 
 _SCRIPT = """
 const whole = document.getElementById("whole");
-for (const button of document.querySelectorAll("[data-seek]")) {
+for (const button of document.querySelectorAll("ol.chapters [data-seek]")) {
   button.addEventListener("click", () => {
     whole.currentTime = Number(button.dataset.seek);
     whole.play();

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from attention_core import Lesson
 from publish.kit.beats import Step, clock
 from publish.kit.describe import described
-from publish.kit.webpage import STYLE_BASE, html_text, page
+from publish.kit.webpage import STYLE_BASE, html_attribute, html_text, page
 from publish.media.captions import Cue, to_vtt
 from publish.media.manifest import FullEntry
 
@@ -70,13 +70,19 @@ def transcript_html(lesson: Lesson, steps: Sequence[Step]) -> str:
     return page(lesson.title, language, STYLE_BASE + "body { max-width: 42rem; }", "\n".join(body))
 
 
-def interactive(lesson: Lesson, steps: Sequence[Step], full: FullEntry) -> str:
-    """The whole lesson's transcript, a button per beat: activating one (click, Enter or Space)
-    plays the whole video from there; the page's script marks the beat being said."""
+def interactive(
+    lesson: Lesson, steps: Sequence[Step], full: FullEntry, video: str = "whole"
+) -> str:
+    """The whole lesson's transcript beside the player whose id is ``video``, a button per
+    beat: activating one (click, Enter or Space) plays that video from there; :data:`SCRIPT`
+    marks the beat being said. Each page that shows one (the embed page, the course page) uses
+    this one."""
     words = lesson.words
+    heading = f"{video}-transcript"
     parts = [
-        f"<section class=transcript aria-labelledby=transcript-heading>"
-        f"<h3 id=transcript-heading>{html_text(words['page.heading.transcript'])}</h3>"
+        f'<section class=transcript aria-labelledby="{html_attribute(heading)}" '
+        f'data-video="{html_attribute(video)}">'
+        f'<h3 id="{html_attribute(heading)}">{html_text(words["page.heading.transcript"])}</h3>'
         f"<p class=muted>{html_text(words['page.line.transcript'])}</p><div class=lines>"
     ]
     for step, chapter in zip(steps, full.chapters, strict=True):
@@ -117,22 +123,32 @@ button.line[aria-current="true"] { background: #fff2b3; box-shadow: inset 3px 0 
 said is highlighted in yellow with a bar, so it shows without colour too."""
 
 SCRIPT = """
-const lines = [...document.querySelectorAll("button.line")];
-let current = null;
-whole?.addEventListener("timeupdate", () => {
-  const t = whole.currentTime;
-  const now = lines.find((b) => Number(b.dataset.seek) <= t && t < Number(b.dataset.end));
-  if (now === current) return;
-  current?.removeAttribute("aria-current");
-  current = now ?? null;
-  if (!current) return;
-  current.setAttribute("aria-current", "true");
-  const box = current.closest(".lines");
-  const top = current.offsetTop - box.offsetTop;
-  if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - current.offsetHeight) {
-    box.scrollTop = top - box.clientHeight / 3;  // keep the beat in view, not the page moved
+for (const section of document.querySelectorAll("section.transcript[data-video]")) {
+  const video = document.getElementById(section.dataset.video);
+  if (!video) continue;
+  const lines = [...section.querySelectorAll("button.line")];
+  const box = section.querySelector(".lines");
+  for (const line of lines) {
+    line.addEventListener("click", () => {  // a button: Enter and Space click it too
+      video.currentTime = Number(line.dataset.seek);
+      video.play().catch(() => {});  // a page may not play on its own: the seek still holds
+    });
   }
-});
+  let current = null;
+  video.addEventListener("timeupdate", () => {
+    const t = video.currentTime;
+    const now = lines.find((b) => Number(b.dataset.seek) <= t && t < Number(b.dataset.end));
+    if (now === current) return;
+    current?.removeAttribute("aria-current");
+    current = now ?? null;
+    if (!current) return;
+    current.setAttribute("aria-current", "true");
+    const top = current.offsetTop - box.offsetTop;
+    if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - current.offsetHeight) {
+      box.scrollTop = top - box.clientHeight / 3;  // keep the beat in view, not the page moved
+    }
+  });
+}
 """
-"""Marks the beat being said (``aria-current``) as the whole video plays, scrolling only the
-transcript's own box."""
+"""Each transcript's lines seek its own player; the beat being said is marked
+(``aria-current``) as that video plays, scrolling only the transcript's own box."""

@@ -4,6 +4,7 @@ words it carries."""
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -33,10 +34,15 @@ SHORTEST, LONGEST = 833, 7000
 at 24 fps (5/6 s), and the BBC's and Netflix's longest."""
 FASTEST = 20.0
 """Characters a second a cue may ask a viewer to read."""
-LEAD, LINGER = 100, 200
-"""How much earlier (ms) a cue too fast to read, or too short, may appear than its words, and
-how much longer it may stay after them, into the silence either side: inside the 0.25 s a cue
-keeps to its words."""
+LEAD, LINGER, LATE = 150, 1500, 150
+"""How much earlier (ms) a cue too fast to read, or too short, may appear than its words; how
+much longer it may stay after them, into the silence before the next cue (the BBC lets a
+caption linger there rather than outpace its reader); and how much later the next cue may then
+start than its own words, when that silence is too short and the next cue has time to spare.
+Each start stays within the 0.25 s a cue keeps to its words; each end stays in the silence."""
+_PAUSE_EASE = 200
+"""How much longer (ms) than its words a cue cut inside a beat may be counted on to show, when
+choosing where to cut: what a pause between its clauses gives."""
 
 _CJK = re.compile(r"[\u1100-\u11ff\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
 _OPERATORS = frozenset("÷×=+·→−≈<>")
@@ -97,27 +103,41 @@ def split_cue(
     gaps = _timed(
         cue, units, [_gap(a, b) for a, b in zip(units, units[1:], strict=False)], pauses, weigh
     )
-    # a narrated beat's cues may be eased into the pauses between them; a silent beat's tile it
-    return _packed(cue, units, gaps, 0 if pauses is None else LINGER)
+    # a narrated beat's cues may be eased into the pauses between them (a pause inside a beat is
+    # rarely longer than this); a silent beat's tile it
+    return _packed(cue, units, gaps, 0 if pauses is None else _PAUSE_EASE)
 
 
 def eased(cues: Sequence[Cue], end: int) -> list[Cue]:
     """``cues`` (a clip's, in order, ending by ``end`` ms), each too fast to read or shorter
-    than :data:`SHORTEST` given up to :data:`LEAD` before and :data:`LINGER` after its words,
-    where no other cue is showing."""
+    than :data:`SHORTEST` given what it lacks: up to :data:`LINGER` after its words, until the
+    next cue shows; up to :data:`LEAD` before them, after the last cue ends; and, if it still
+    lacks some, up to :data:`LATE` of the next cue's start, where that cue can spare it."""
+    pending = list(cues)
     out: list[Cue] = []
-    for i, cue in enumerate(cues):
-        wanted = max(SHORTEST, round(len(cue.text.replace("\n", " ")) / FASTEST * 1000))
-        more = wanted - (cue.end - cue.start)
+    for i, cue in enumerate(pending):
+        more = _wanted(cue) - (cue.end - cue.start)
         if more <= 0:
             out.append(cue)
             continue
-        after = min(cues[i + 1].start if i + 1 < len(cues) else end, cue.end + LINGER)
-        stop = min(after, cue.end + more)
+        following = pending[i + 1] if i + 1 < len(pending) else None
+        after = following.start if following is not None else end
+        stop = max(cue.end, min(after, cue.end + LINGER, cue.end + more))
         before = max(out[-1].end if out else 0, cue.start - LEAD)
-        start = max(before, cue.start - (more - (stop - cue.end)))
+        start = min(cue.start, max(before, cue.start - (more - (stop - cue.end))))
+        short = _wanted(cue) - (stop - start)
+        if short > 0 and following is not None and stop == following.start:
+            spare = (following.end - following.start) - _wanted(following)
+            later = max(0, min(short, LATE, spare))
+            pending[i + 1] = Cue(following.start + later, following.end, following.text)
+            stop += later
         out.append(Cue(start, stop, cue.text))
     return out
+
+
+def _wanted(cue: Cue) -> int:
+    """How long ``cue`` must show (ms): :data:`SHORTEST`, or its letters at :data:`FASTEST`."""
+    return max(SHORTEST, math.ceil(len(cue.text.replace("\n", " ")) / FASTEST * 1000))
 
 
 def _units(text: str, keep: Sequence[str], limit: int) -> list[str]:

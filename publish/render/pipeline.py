@@ -12,7 +12,7 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 from attention_core import Lesson
-from publish.kit.course_page import LessonLink, course_html
+from publish.kit.course_page import LessonLink, course_html, lesson_player
 from publish.kit.lecture import PAGE_NAME
 from publish.kit.transcript import HTML_NAME as TRANSCRIPT
 from publish.media.files import clean_partials, write_text
@@ -137,7 +137,7 @@ def _write_course(title: str, runs: Sequence[LessonRun], outcomes: Sequence[Outc
     """The course's index page and ``course.json``, in the quality folder; the page's path."""
     folder = runs[0].options.quality_folder
     links, entries = [], []
-    for run, outcome in zip(runs, outcomes, strict=True):
+    for number, (run, outcome) in enumerate(zip(runs, outcomes, strict=True), start=1):
         manifest, name = outcome.manifest, run.name
         full = manifest.full
         duration = full.duration if full else sum(clip.duration for clip in manifest.clips)
@@ -149,7 +149,10 @@ def _write_course(title: str, runs: Sequence[LessonRun], outcomes: Sequence[Outc
         )
         target = page or entries[-1].manifest
         said = f"{name}/{TRANSCRIPT}" if (run.options.folder / TRANSCRIPT).is_file() else None
-        links.append(LessonLink(lesson.title, lesson.series, duration, target, poster, said))
+        player = lesson_player(lesson, manifest, run.options.folder, name, number)
+        links.append(
+            LessonLink(lesson.title, lesson.series, duration, target, poster, said, player)
+        )
     language = runs[0].lesson.words["common.word.language"]
     index = folder / PAGE_NAME
     label = runs[0].lesson.words["page.heading.transcript"]
