@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
+from .maths import softmax
+
 __all__ = [
     "MINUS_INFINITY",
     "PULL_PLACES",
@@ -162,8 +164,6 @@ def torch_check(scores: Iterable[float], dots: Iterable[float], d_k: int) -> tup
     otherwise the snippet types the dot products and divides by √dₖ itself, so that running
     it really prints the weights shown. The printed line is worked out from what is typed.
     """
-    from .maths import softmax
-
     scores, dots = [float(s) for s in scores], [float(d) for d in dots]
     if all(float(number(s)) == s for s in scores):
         literal = f"torch.tensor([{', '.join(_torch_literal(s) for s in scores)}])"

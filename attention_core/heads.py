@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .matrix import GridAttention, Matrix, attend_all, project
-
-if TYPE_CHECKING:
-    from .lesson import Head, Lesson
+from .model import Head, Lesson
 
 __all__ = [
     "HeadAttention",

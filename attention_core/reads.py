@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator
 from functools import cache
 from typing import Any, TypeVar, cast
 
-from .lesson import Lesson
+from .model import Lesson
 from .words import Words
 
 __all__ = ["ALL", "Path", "Reads", "is_traced", "traced", "untraced", "value_at", "values_of"]

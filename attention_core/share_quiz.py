@@ -7,16 +7,13 @@ hand gives (:data:`SLIPS`), so that picking it tells the lecturer which step wen
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import formatting as fmt
 from .heads import attend_head, embeddings_of
 from .matrix import GridAttention, attend_all, attend_grid
-
-if TYPE_CHECKING:
-    from .lesson import Lesson, ShareQuiz
+from .model import Lesson, ShareQuiz
 
 __all__ = ["SLIPS", "ShareAnswer", "share_answer"]
 

@@ -22,7 +22,6 @@ import numpy as np
 
 from . import formatting as fmt
 from .heads import attend_head, embeddings_of, join, mix
-from .lesson import Lesson, Token
 from .maths import (
     BUDGET,
     PULL_PER_SCORE_POINT,
@@ -36,6 +35,7 @@ from .maths import (
 )
 from .maths import with_rival as add_rival
 from .matrix import Matrix, attend_grid
+from .model import Lesson, Token
 from .reads import is_traced
 from .share_quiz import ShareAnswer, share_answer
 from .worked_grid import Cell, Grid, GridRow, worked_grid

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from . import formatting as fmt
-from .lesson import Token
 from .matrix import GridAttention
+from .model import Token
 
 __all__ = ["Cell", "Grid", "GridRow", "worked_grid"]
 

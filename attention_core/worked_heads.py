@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 from . import formatting as fmt
 from .heads import HeadAttention
-from .lesson import Token
 from .matrix import Matrix
+from .model import Token
 from .worked_grid import Grid, worked_grid
 
 __all__ = ["HeadWork", "MatVec", "Projection", "entries", "worked_head"]
