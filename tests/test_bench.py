@@ -32,7 +32,7 @@ def test_encoder_settings_are_the_measured_ones() -> None:
      ("mov", True, False), ("webm", True, False)],
 )  # fmt: skip
 def test_x264_options_go_only_to_x264(fmt: str, transparent: bool, x264: bool) -> None:
-    job = worker.ClipJob("m:S", default_lesson(), "high_quality", fmt, transparent, Path("w"))
+    job = worker.ClipJob("m:S", default_lesson(), QUALITIES["high"], fmt, transparent, Path("w"))
     options = worker.settings(job)["video_encoder_options"]
     assert options == (worker.ENCODER_OPTIONS if x264 else {"threads": "1"})
 

@@ -44,6 +44,8 @@ SOURCE_PACKAGES = (
     "publish.render.tex_folder",
     "publish.render.beats",
     "publish.render.segments",
+    "publish.render.split",
+    "publish.presets",
     "publish.media.ffmpeg",
     "publish.media.captions",
     "publish.media.cues",
