@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import string
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TypeVar
 
 import numpy as np
 from manim import (
@@ -44,6 +45,8 @@ __all__ = [
     "token_names",
     "vector_mob",
 ]
+
+M = TypeVar("M", bound=Mobject)  # what fit() is given, it gives back
 
 
 def text(
@@ -97,7 +100,7 @@ def column_header(content: str, *, colour: str = style.MUTED) -> Text:
     return text(content, size=style.SMALL_SIZE, colour=colour, bold=True)
 
 
-def fit(mob: Mobject, width: float, height: float | None = None) -> Mobject:
+def fit(mob: M, width: float, height: float | None = None) -> M:
     """Shrink a mobject to fit a box, never enlarging it."""
     factor = min(1.0, width / max(mob.width, 1e-6))
     if height is not None:
@@ -106,7 +109,7 @@ def fit(mob: Mobject, width: float, height: float | None = None) -> Mobject:
 
 
 def budget_bar(
-    weights: Sequence[float], colours: Sequence[str], *, width: float, height: float = 0.5
+    weights: Iterable[float], colours: Sequence[str], *, width: float, height: float = 0.5
 ) -> VGroup:
     """One bar split into slices proportional to the weights: the 100% attention budget."""
     slices = VGroup(
