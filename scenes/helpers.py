@@ -19,6 +19,7 @@ from manim import (
     RoundedRectangle,
     Text,
     VGroup,
+    VMobject,
     config,
 )
 
@@ -167,9 +168,10 @@ def paragraph(
             lines[-1] = trial
         else:
             lines.append(word)
-    group = VGroup(*(text(line, size=size, colour=colour, bold=bold) for line in lines))
+    texts = [text(line, size=size, colour=colour, bold=bold) for line in lines]
+    group = VGroup(*texts)
     pitch = size * PARAGRAPH_PITCH
-    for i, line in enumerate(group):
+    for i, line in enumerate(texts):
         line.shift(UP * (-i * pitch - baseline(line)))
         if not centred:
             line.align_to(group[0], LEFT)
@@ -215,8 +217,9 @@ def token_names(tokens: Sequence[Token], *, width: float, height: float) -> VGro
         _unshrunk_name(token.text, colour, width, height)
         for token, colour in zip(tokens, colours, strict=True)
     ]
-    if all(name is not None for name in full):
-        return VGroup(*full)
+    fitting = [name for name in full if name is not None]
+    if len(fitting) == len(full):
+        return VGroup(*fitting)
     return VGroup(
         *(
             fit(text(token.short, size=style.SMALL_SIZE, colour=colour), width, height)
@@ -225,7 +228,7 @@ def token_names(tokens: Sequence[Token], *, width: float, height: float) -> VGro
     )
 
 
-def _unshrunk_name(content: str, colour: str, width: float, height: float) -> Mobject | None:
+def _unshrunk_name(content: str, colour: str, width: float, height: float) -> VMobject | None:
     line = text(content, size=style.SMALL_SIZE, colour=colour)
     if line.width <= width and line.height <= height:
         return line
@@ -279,16 +282,17 @@ def balanced_paragraph(
             low = middle
         else:
             high = middle
-    group = VGroup(
-        *(text(" ".join(line), size=size, colour=colour, bold=bold) for line in wrap(high))
-    )
-    for i, line in enumerate(group):
+    texts = [text(" ".join(line), size=size, colour=colour, bold=bold) for line in wrap(high)]
+    group = VGroup(*texts)
+    for i, line in enumerate(texts):
         line.shift(UP * (-i * size * PARAGRAPH_PITCH - baseline(line)))
         line.align_to(group[0], LEFT)
     return fit(group, width)
 
 
-def power(base: str, exponent: str, *, size: float = style.MATH_SIZE, colour: str = style.TEXT):
+def power(
+    base: str, exponent: str, *, size: float = style.MATH_SIZE, colour: str = style.TEXT
+) -> VGroup:
     """A symbol raised to a word, such as e to the score: the symbol typeset by LaTeX, the word
     (the lesson's, so never TeX's) in the house type, raised as an exponent."""
     low = math(base, size=size, colour=colour)
@@ -304,7 +308,7 @@ EXPONENT_RISE = 0.75  # the exponent's baseline, in heights of the symbol above 
 
 def sentence(
     template: str,
-    parts: Mapping[str, Mobject | str],
+    parts: Mapping[str, VMobject | str],
     *,
     width: float,
     size: float = style.BODY_SIZE,
@@ -318,22 +322,25 @@ def sentence(
     they need. Returns the lines,
     each a group of its pieces in reading order.
     """
-    runs: list[Mobject | str] = [""]
+    runs: list[VMobject | str] = []
+    words = ""  # the run of words since the last formula
     for literal, field, _, _ in string.Formatter().parse(template):
         part = parts[field] if field is not None else ""
-        runs[-1] += literal  # type: ignore[operator]
+        words += literal
         if isinstance(part, str):
-            runs[-1] += part  # type: ignore[operator]
+            words += part
         else:
-            runs += [part, ""]
+            runs += [words, part]
+            words = ""
+    runs.append(words)
     line = inline(*_pieces(runs, size, colour))
     if line.width * style.SMALL_SIZE / size <= width:  # the caller may fit() it to ``width``
         return VGroup(line)
-    items: list[Mobject | str] = []
+    items: list[VMobject | str] = []
     for run in runs:
         items += run.split() if isinstance(run, str) else [run]
     space = text("a a", size=size).width - text("aa", size=size).width
-    lines: list[list[Mobject | str]] = [[]]
+    lines: list[list[VMobject | str]] = [[]]
     used = 0.0
     for item in items:
         item_width = text(item, size=size).width if isinstance(item, str) else item.width
@@ -349,9 +356,9 @@ def sentence(
     return fit(rows, width)
 
 
-def _joined(items: Sequence[Mobject | str]) -> list[Mobject | str]:
+def _joined(items: Sequence[VMobject | str]) -> list[VMobject | str]:
     """Neighbouring words joined into one run of text."""
-    runs: list[Mobject | str] = []
+    runs: list[VMobject | str] = []
     for item in items:
         if isinstance(item, str) and runs and isinstance(runs[-1], str):
             runs[-1] = f"{runs[-1]} {item}"
@@ -360,7 +367,7 @@ def _joined(items: Sequence[Mobject | str]) -> list[Mobject | str]:
     return runs
 
 
-def _pieces(runs: Sequence[Mobject | str], size: float, colour: str) -> list[Mobject]:
+def _pieces(runs: Sequence[VMobject | str], size: float, colour: str) -> list[VMobject]:
     return [
         text(run.strip(), size=size, colour=colour) if isinstance(run, str) else run
         for run in runs
@@ -368,7 +375,7 @@ def _pieces(runs: Sequence[Mobject | str], size: float, colour: str) -> list[Mob
     ]
 
 
-def inline(*pieces: Mobject, buff: float = 0.18) -> VGroup:
+def inline(*pieces: VMobject, buff: float = 0.18) -> VGroup:
     """Text and formulas on one line, their baselines level.
 
     A text that starts with punctuation hugs the piece before it, as a comma would.

@@ -19,6 +19,7 @@ from manim import (
     SurroundingRectangle,
     TransformFromCopy,
     VGroup,
+    VMobject,
 )
 
 from scenes import style
@@ -94,7 +95,7 @@ class Terms(VGroup):
         self.pluses = VGroup(*(figure("+", size=size) for _ in pairs[1:]))
         self.equals = figure("=", size=size)
         self.total: Figure = figure(total, size=size, colour=colour, bold=True)
-        pieces: list[Mobject] = [self.factors[0]]
+        pieces: list[VMobject] = [self.factors[0]]
         for plus, term in zip(self.pluses, self.factors[1:], strict=True):
             pieces += [plus, term]
         super().__init__(*inline(*pieces, self.equals, self.total, buff=0.16))
