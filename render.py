@@ -240,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
         except VoiceError as error:
             problems.append(f"{where}{error}")
             continue
-        each = replace(options, lesson=entry.name, voice=voice)
+        each = replace(options, lesson=entry.name, stem=entry.stem, voice=voice)
         unable = None if voice is None else voice_problem(voice)
         if unable:
             problems.append(f"{where}{unable}")
@@ -297,7 +297,7 @@ def load_course(args: argparse.Namespace) -> Course | str:
     if not args.course and len(args.lesson) <= 1:
         file = args.lesson[0] if args.lesson else BUILT_IN
         try:
-            return Course.of(default_lesson() if file == BUILT_IN else load_lesson(file))
+            return Course.of(default_lesson() if file == BUILT_IN else load_lesson(file), file)
         except LessonError as error:
             return f"lesson: {error}"
     one_lesson = [flag for flag in ("list", "dry_run", "script") if getattr(args, flag)]

@@ -70,6 +70,12 @@ class CourseLesson:
     """The course's ``voice`` for it; the command line's ``--voice`` wins over it."""
     source: str = BUILT_IN
 
+    @property
+    def stem(self) -> str:
+        """Its file's stem (``greek``), ``default`` for the built-in lesson: its folder's name
+        in a course, and what names its whole video when its title cannot."""
+        return LessonSpec(self.source).name
+
 
 @dataclass(frozen=True)
 class Course:
@@ -79,9 +85,10 @@ class Course:
     lessons: tuple[CourseLesson, ...]
 
     @classmethod
-    def of(cls, lesson: Lesson) -> Course:
-        """One lesson rendered as before, into the quality folder itself."""
-        return cls(None, (CourseLesson("", lesson),))
+    def of(cls, lesson: Lesson, source: str = BUILT_IN) -> Course:
+        """One lesson (from the file ``source``) rendered as before, into the quality folder
+        itself."""
+        return cls(None, (CourseLesson("", lesson, source=source),))
 
     @property
     def is_course(self) -> bool:

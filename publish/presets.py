@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from attention_core import Lesson
 
 __all__ = [
     "ALPHA_FORMATS",
@@ -14,6 +20,7 @@ __all__ = [
     "QUALITIES",
     "Quality",
     "clip_name",
+    "full_name",
 ]
 
 
@@ -61,7 +68,23 @@ JOINABLE_FORMATS = frozenset({"mp4", "webm", "mov"})
 """GIF has no chapters and joins badly, so the whole-lesson video skips it."""
 
 FULL_NAME = "attention_by_hand"
-"""Stem of the whole-lesson video and its captions."""
+"""The built-in lesson's :func:`full_name` (its title is "Attention, by hand")."""
+
+
+def full_name(lesson: Lesson, stem: str) -> str:
+    """Stem of a lesson's whole video, its captions and its descriptions: its title as ASCII
+    (``Masked attention, by hand`` → ``masked_attention_by_hand``), so that the videos of a
+    series are told apart wherever they are uploaded; a title with no ASCII letter (Greek)
+    gives way to ``stem``, its file's (``greek``)."""
+    return slug(lesson.title) or slug(stem) or stem
+
+
+def slug(text: str) -> str:
+    """``text`` in lower-case ASCII letters and digits joined by ``_`` (accents dropped:
+    ``Café`` → ``cafe``); empty when it has no ASCII letter."""
+    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    words = re.findall(r"[a-z0-9]+", plain.lower())
+    return "_".join(words) if any(c.isalpha() for w in words for c in w) else ""
 
 
 def clip_name(step: int, slug: str) -> str:

@@ -14,10 +14,10 @@ from manim import (
     FadeOut,
     Indicate,
     LaggedStart,
-    Mobject,
     ReplacementTransform,
     TransformFromCopy,
     VGroup,
+    VMobject,
 )
 
 from attention_core import Token
@@ -107,8 +107,8 @@ def axis_labels(scene: LessonScene, grid: CellGrid) -> VGroup:
     rows = column_header(scene.say("all_queries.word.query"), colour=style.QUERY)
     columns = column_header(scene.say("all_queries.word.key"), colour=style.KEY)
     top = grid.column_labels.get_top()[1] + AXIS_GAP
-    columns.move_to([grid.cells.get_left()[0], top, 0], aligned_edge=DOWN + LEFT)
-    rows.move_to([grid.cells.get_left()[0] - AXIS_GAP, top, 0], aligned_edge=DOWN + RIGHT)
+    columns.move_to((grid.cells.get_left()[0], top, 0), aligned_edge=DOWN + LEFT)
+    rows.move_to((grid.cells.get_left()[0] - AXIS_GAP, top, 0), aligned_edge=DOWN + RIGHT)
     if rows.get_left()[0] < LEFT_X:  # short names, a long word: both slide right to fit
         rows.shift(RIGHT * (LEFT_X - rows.get_left()[0]))
         columns.shift(RIGHT * max(0.0, rows.get_right()[0] + 2 * AXIS_GAP - columns.get_left()[0]))
@@ -125,12 +125,12 @@ def output_column(
     for i, row in enumerate(rows):
         vector = FigureVector(row.output_entries, colour=style.VALUE)
         fit(vector, RIGHT_X - left, grid.cell_height * 0.7)
-        outputs.add(vector.move_to([left, grid.boxes[i][0].get_y(), 0], aligned_edge=LEFT))
-    header.move_to([left, grid.column_labels.get_y(), 0], aligned_edge=LEFT)
+        outputs.add(vector.move_to((left, grid.boxes[i][0].get_y(), 0), aligned_edge=LEFT))
+    header.move_to((left, grid.column_labels.get_y(), 0), aligned_edge=LEFT)
     return VGroup(header), outputs
 
 
-def value_columns(grid: CellGrid, data: Grid) -> tuple[VGroup, Mobject]:
+def value_columns(grid: CellGrid, data: Grid) -> tuple[VGroup, VMobject]:
     """Each token's value as a column of cells under its column of the grid, and a ``V``:
     a row of weights times these is that row's output (AV). Returns ``(columns, letter)``."""
     values, rows = data.attention.values, data.rows
@@ -149,7 +149,7 @@ def value_columns(grid: CellGrid, data: Grid) -> tuple[VGroup, Mobject]:
             peak=peak,
         )
         cells.arrange(DOWN, buff=VALUE_CELL_GAP)
-        columns.add(cells.move_to([grid.boxes[0][j].get_x(), top, 0], aligned_edge=UP))
+        columns.add(cells.move_to((grid.boxes[0][j].get_x(), top, 0), aligned_edge=UP))
     letter = math("V", colour=style.VALUE).next_to(columns, LEFT, buff=0.3)
     letter.set_x(grid.row_labels.get_x())
     return columns, letter
@@ -381,7 +381,7 @@ class AllQueries(LessonScene):
             peak=self.peak,
             size=style.WORKING_SIZE,
         )
-        self.query.move_to([WORK_LEFT, WORK_TOP, 0], aligned_edge=UP + LEFT)
+        self.query.move_to((WORK_LEFT, WORK_TOP, 0), aligned_edge=UP + LEFT)
         for _ in range(FITTING_ROUNDS):  # the gaps between lines do not shrink with the type
             span = VGroup(self.query, *(self.working(i, j) for j in range(len(rows))))
             factor = min(1.0, (WORK_TOP - FLOOR) / span.height, (RIGHT_X - WORK_LEFT) / span.width)

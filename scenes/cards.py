@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from manim import DOWN, LEFT, RIGHT, UP, Mobject, RoundedRectangle, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, RoundedRectangle, VGroup, VMobject
 
 from scenes import style
 from scenes.helpers import fit, math, text
@@ -17,20 +17,20 @@ ARROW_ROOM = 0.6  # between two moves' boxes, for the arrow
 NUMBER_GAP = 0.25  # between two numbers of a move's row
 
 
-def tag(words: str, *, colour: str = style.QUERY) -> Mobject:
+def tag(words: str, *, colour: str = style.QUERY) -> VMobject:
     """A block's label: small, bold, in the colour of what it labels."""
     return text(words, size=style.SMALL_SIZE, colour=colour, bold=True)
 
 
-def tagged(words: str, body: Mobject, *, colour: str = style.QUERY) -> VGroup:
+def tagged(words: str, body: VMobject, *, colour: str = style.QUERY) -> VGroup:
     """A tag over a block, both left-aligned: ``VGroup(tag, body)``."""
     return VGroup(tag(words, colour=colour), body).arrange(DOWN, aligned_edge=LEFT, buff=TAG_GAP)
 
 
-def flow(items: Sequence[Mobject], width: float, *, gap: float = NUMBER_GAP) -> VGroup:
+def flow(items: Sequence[VMobject], width: float, *, gap: float = NUMBER_GAP) -> VGroup:
     """Items left to right, wrapping onto a new row when the next would pass ``width``; each
     row centred. Returns the rows."""
-    rows: list[list[Mobject]] = [[]]
+    rows: list[list[VMobject]] = [[]]
     used = 0.0
     for item in items:
         if rows[-1] and used + gap + item.width > width:
@@ -42,7 +42,7 @@ def flow(items: Sequence[Mobject], width: float, *, gap: float = NUMBER_GAP) -> 
     return fit(lines.arrange(DOWN, buff=TAG_GAP), width)
 
 
-def moves_strip(moves: Sequence[tuple[str, Sequence[Mobject]]], width: float) -> VGroup:
+def moves_strip(moves: Sequence[tuple[str, Sequence[VMobject]]], width: float) -> VGroup:
     """The moves side by side, each a box with its name over its numbers, arrows between.
 
     Each box is as wide as its numbers on one row, the space left shared out evenly; when they
@@ -77,7 +77,7 @@ def moves_strip(moves: Sequence[tuple[str, Sequence[Mobject]]], width: float) ->
             fill_color=style.TEXT,
             fill_opacity=0.04,
         )
-        frame.move_to([left + frame.width / 2, 0, 0])
+        frame.move_to((left + frame.width / 2, 0, 0))
         left += frame.width + ARROW_ROOM
         name.move_to(frame.get_top() + DOWN * (BOX_PAD + name.height / 2))
         numbers.next_to(name, DOWN, buff=TAG_GAP)
@@ -93,7 +93,7 @@ def moves_strip(moves: Sequence[tuple[str, Sequence[Mobject]]], width: float) ->
     return VGroup(boxes, arrows)
 
 
-def rows_between(rows: Sequence[Mobject], top: float, bottom: float) -> VGroup:
+def rows_between(rows: Sequence[VMobject], top: float, bottom: float) -> VGroup:
     """Rows stacked from ``top`` down to ``bottom``, the space left over shared out evenly
     between them; shrunk (never below what fits) when they are taller than the space."""
     total = sum(row.height for row in rows)

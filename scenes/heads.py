@@ -174,7 +174,7 @@ class Heads(LessonScene):
         """The grids make way; the joined vector times W_O, its first entry by hand, then the
         rest, gives the layer's output."""
         product = self.output_product()
-        keep = VGroup(self.joined, self.joined_label)
+        keep = [self.joined, self.joined_label]
         leaving = [m for m in self.mobjects if m is not self.heading_mob and m not in keep]
         with self.beat(self.caption("heads.caption.mix")):
             self.play(*(FadeOut(m) for m in leaving), run_time=style.FAST)
@@ -221,7 +221,7 @@ class Heads(LessonScene):
             )
             self.grids.append(grid)
             tag = column_header(self.say("heads.word.head", number=head.number))
-            tag.move_to([grid.cells.get_left()[0], GRID_TOP, 0], aligned_edge=UP + LEFT)
+            tag.move_to((grid.cells.get_left()[0], GRID_TOP, 0), aligned_edge=UP + LEFT)
             self.tags.add(tag)
             box = grid.boxes[-1][self.top(h)]
             self.frames.add(
@@ -247,7 +247,7 @@ class Heads(LessonScene):
             )
             label.next_to(output, LEFT, buff=0.25)
             pair = fit(VGroup(label, output), grid.width)  # under its own grid, whatever d_v
-            pair.move_to([grid.get_x(), OUTPUT_Y, 0])
+            pair.move_to((grid.get_x(), OUTPUT_Y, 0))
             self.outputs.append(output)
             self.output_labels.add(label)
         self.joined = VectorCells(
@@ -259,7 +259,7 @@ class Heads(LessonScene):
         )
         self.joined_label = column_header(self.say("heads.word.joined"), colour=style.VALUE)
         room = RIGHT_X - LEFT_X - self.joined_label.width - 0.3
-        fit(self.joined, room).move_to([0, JOINED_Y, 0])
+        fit(self.joined, room).move_to((0, JOINED_Y, 0))
         self.joined.shift(
             RIGHT * max(0.0, LEFT_X + self.joined_label.width + 0.3 - self.joined.get_left()[0])
         )
@@ -275,11 +275,13 @@ class Heads(LessonScene):
         w, w_o = self.worked, self.lesson.w_o
         assert w_o is not None
         x = self.joined.copy()
-        x.move_to([LEFT_X + 0.3, PRODUCT_TOP, 0], aligned_edge=UP + LEFT)
+        x.move_to((LEFT_X + 0.3, PRODUCT_TOP, 0), aligned_edge=UP + LEFT)
+        shown = w.w_o
+        assert shown is not None
         matrix = WeightMatrix(
             w_o,
             style.VALUE,
-            texts=w.w_o,
+            texts=shown,
             width=self.joined.cell_width,
             height=self.joined.cell_height,
         )

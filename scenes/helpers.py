@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import string
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from functools import lru_cache
-from typing import Any, TypeVar
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, TypeVar, cast
 
 import numpy as np
 from manim import (
@@ -20,6 +19,7 @@ from manim import (
     RoundedRectangle,
     Text,
     VGroup,
+    VMobject,
     config,
 )
 
@@ -46,6 +46,8 @@ __all__ = [
     "token_names",
     "vector_mob",
 ]
+
+M = TypeVar("M", bound=Mobject)  # what fit() or made() is given, it gives back
 
 
 def text(
@@ -83,23 +85,24 @@ def vector_mob(entries: Sequence[str], colour: str, *, size: float = style.MATH_
     return made(VectorMob, tuple(entries), colour, size=size)
 
 
-M = TypeVar("M", bound=Mobject)
-
-
 def made(kind: type[M], *args: Any, **kwargs: Any) -> M:
     """``kind(*args, **kwargs)``, as a copy of the one this process made last time with the same
     arguments and frame: typesetting (Pango's or LaTeX's SVG, parsed into paths) is most of a
     scene's construction, and a count, a table cell or a heading is typeset again and again.
     A copy draws exactly as a new one does."""
     frame = (config.pixel_width, config.pixel_height, config.tex_template.body)
-    return _typeset(kind, args, tuple(sorted(kwargs.items())), frame).copy()
+    key = (kind, args, tuple(sorted(kwargs.items())), frame)
+    template = _TYPESET.get(key)
+    if template is None:
+        if len(_TYPESET) >= TYPESET_KEPT:  # a long --watch session: start afresh
+            _TYPESET.clear()
+        template = _TYPESET[key] = kind(*args, **kwargs)
+    return cast(M, template.copy())
 
 
-@lru_cache(maxsize=4096)
-def _typeset(
-    kind: type[M], args: tuple[Any, ...], kwargs: tuple[tuple[str, Any], ...], frame: Any
-) -> M:
-    return kind(*args, **dict(kwargs))
+TYPESET_KEPT = 4096
+"""How many typeset mobjects a process keeps to copy."""
+_TYPESET: dict[tuple[Any, ...], Mobject] = {}
 
 
 def heading(kicker: str, title: str) -> VGroup:
@@ -117,7 +120,7 @@ def column_header(content: str, *, colour: str = style.MUTED) -> Text:
     return text(content, size=style.SMALL_SIZE, colour=colour, bold=True)
 
 
-def fit(mob: Mobject, width: float, height: float | None = None) -> Mobject:
+def fit(mob: M, width: float, height: float | None = None) -> M:
     """Shrink a mobject to fit a box, never enlarging it."""
     factor = min(1.0, width / max(mob.width, 1e-6))
     if height is not None:
@@ -126,7 +129,7 @@ def fit(mob: Mobject, width: float, height: float | None = None) -> Mobject:
 
 
 def budget_bar(
-    weights: Sequence[float], colours: Sequence[str], *, width: float, height: float = 0.5
+    weights: Iterable[float], colours: Sequence[str], *, width: float, height: float = 0.5
 ) -> VGroup:
     """One bar split into slices proportional to the weights: the 100% attention budget."""
     slices = VGroup(
@@ -184,9 +187,10 @@ def paragraph(
             lines[-1] = trial
         else:
             lines.append(word)
-    group = VGroup(*(text(line, size=size, colour=colour, bold=bold) for line in lines))
+    texts = [text(line, size=size, colour=colour, bold=bold) for line in lines]
+    group = VGroup(*texts)
     pitch = size * PARAGRAPH_PITCH
-    for i, line in enumerate(group):
+    for i, line in enumerate(texts):
         line.shift(UP * (-i * pitch - baseline(line)))
         if not centred:
             line.align_to(group[0], LEFT)
@@ -232,8 +236,9 @@ def token_names(tokens: Sequence[Token], *, width: float, height: float) -> VGro
         _unshrunk_name(token.text, colour, width, height)
         for token, colour in zip(tokens, colours, strict=True)
     ]
-    if all(name is not None for name in full):
-        return VGroup(*full)
+    fitting = [name for name in full if name is not None]
+    if len(fitting) == len(full):
+        return VGroup(*fitting)
     return VGroup(
         *(
             fit(text(token.short, size=style.SMALL_SIZE, colour=colour), width, height)
@@ -242,7 +247,7 @@ def token_names(tokens: Sequence[Token], *, width: float, height: float) -> VGro
     )
 
 
-def _unshrunk_name(content: str, colour: str, width: float, height: float) -> Mobject | None:
+def _unshrunk_name(content: str, colour: str, width: float, height: float) -> VMobject | None:
     line = text(content, size=style.SMALL_SIZE, colour=colour)
     if line.width <= width and line.height <= height:
         return line
@@ -296,16 +301,17 @@ def balanced_paragraph(
             low = middle
         else:
             high = middle
-    group = VGroup(
-        *(text(" ".join(line), size=size, colour=colour, bold=bold) for line in wrap(high))
-    )
-    for i, line in enumerate(group):
+    texts = [text(" ".join(line), size=size, colour=colour, bold=bold) for line in wrap(high)]
+    group = VGroup(*texts)
+    for i, line in enumerate(texts):
         line.shift(UP * (-i * size * PARAGRAPH_PITCH - baseline(line)))
         line.align_to(group[0], LEFT)
     return fit(group, width)
 
 
-def power(base: str, exponent: str, *, size: float = style.MATH_SIZE, colour: str = style.TEXT):
+def power(
+    base: str, exponent: str, *, size: float = style.MATH_SIZE, colour: str = style.TEXT
+) -> VGroup:
     """A symbol raised to a word, such as e to the score: the symbol typeset by LaTeX, the word
     (the lesson's, so never TeX's) in the house type, raised as an exponent."""
     low = math(base, size=size, colour=colour)
@@ -321,7 +327,7 @@ EXPONENT_RISE = 0.75  # the exponent's baseline, in heights of the symbol above 
 
 def sentence(
     template: str,
-    parts: Mapping[str, Mobject | str],
+    parts: Mapping[str, VMobject | str],
     *,
     width: float,
     size: float = style.BODY_SIZE,
@@ -335,22 +341,25 @@ def sentence(
     they need. Returns the lines,
     each a group of its pieces in reading order.
     """
-    runs: list[Mobject | str] = [""]
+    runs: list[VMobject | str] = []
+    words = ""  # the run of words since the last formula
     for literal, field, _, _ in string.Formatter().parse(template):
         part = parts[field] if field is not None else ""
-        runs[-1] += literal  # type: ignore[operator]
+        words += literal
         if isinstance(part, str):
-            runs[-1] += part  # type: ignore[operator]
+            words += part
         else:
-            runs += [part, ""]
+            runs += [words, part]
+            words = ""
+    runs.append(words)
     line = inline(*_pieces(runs, size, colour))
     if line.width * style.SMALL_SIZE / size <= width:  # the caller may fit() it to ``width``
         return VGroup(line)
-    items: list[Mobject | str] = []
+    items: list[VMobject | str] = []
     for run in runs:
         items += run.split() if isinstance(run, str) else [run]
     space = text("a a", size=size).width - text("aa", size=size).width
-    lines: list[list[Mobject | str]] = [[]]
+    lines: list[list[VMobject | str]] = [[]]
     used = 0.0
     for item in items:
         item_width = text(item, size=size).width if isinstance(item, str) else item.width
@@ -366,9 +375,9 @@ def sentence(
     return fit(rows, width)
 
 
-def _joined(items: Sequence[Mobject | str]) -> list[Mobject | str]:
+def _joined(items: Sequence[VMobject | str]) -> list[VMobject | str]:
     """Neighbouring words joined into one run of text."""
-    runs: list[Mobject | str] = []
+    runs: list[VMobject | str] = []
     for item in items:
         if isinstance(item, str) and runs and isinstance(runs[-1], str):
             runs[-1] = f"{runs[-1]} {item}"
@@ -377,7 +386,7 @@ def _joined(items: Sequence[Mobject | str]) -> list[Mobject | str]:
     return runs
 
 
-def _pieces(runs: Sequence[Mobject | str], size: float, colour: str) -> list[Mobject]:
+def _pieces(runs: Sequence[VMobject | str], size: float, colour: str) -> list[VMobject]:
     return [
         text(run.strip(), size=size, colour=colour) if isinstance(run, str) else run
         for run in runs
@@ -385,7 +394,7 @@ def _pieces(runs: Sequence[Mobject | str], size: float, colour: str) -> list[Mob
     ]
 
 
-def inline(*pieces: Mobject, buff: float = 0.18) -> VGroup:
+def inline(*pieces: VMobject, buff: float = 0.18) -> VGroup:
     """Text and formulas on one line, their baselines level.
 
     A text that starts with punctuation hugs the piece before it, as a comma would.

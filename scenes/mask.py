@@ -100,7 +100,7 @@ class Mask(LessonScene):
     def state_rule(self) -> None:
         grid = self.grid
         rule = text(self.say("mask.line.rule"), size=style.BODY_SIZE)
-        fit(rule, 13.2).move_to([0, NOTE_Y, 0])
+        fit(rule, 13.2).move_to((0, NOTE_Y, 0))
         self.rule = rule
         hidden = VGroup(*(grid.boxes[i][j] for i, j in self.hidden))
         with self.beat(self.caption("mask.caption.rule")):
@@ -121,7 +121,7 @@ class Mask(LessonScene):
         grid, cells = self.grid, self.masked.cells
         plus_m = math(r"\frac{Q K^{\top}}{\sqrt{d_k}}", "+", "M")
         plus_m[2].set_color(style.RIVAL)
-        plus_m.move_to([grid.cells.get_x(), FORMULA_Y, 0])
+        plus_m.move_to((grid.cells.get_x(), FORMULA_Y, 0))
         self.plus_m = plus_m
         new = {
             (i, j): grid.number(i, j, cells[i][j].score, colour=style.MUTED) for i, j in self.hidden

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
+import numpy as np
 from manim import (
     DOWN,
     LEFT,
@@ -19,7 +20,9 @@ from manim import (
     TransformFromCopy,
     VGroup,
 )
+from numpy.typing import NDArray
 
+from attention_core import Token
 from attention_core.worked import MatVec as WorkedProduct
 from scenes import style
 from scenes.base import LessonScene
@@ -59,6 +62,10 @@ class Projections(LessonScene):
     """Where q, k and v come from: each is the token's embedding times a head's matrix."""
 
     slug = "projections"
+    # set by lay_out(), replaced as the heads change: declared for the methods read before it
+    cells: dict[str, list[VectorCells]]
+    matrices: Matrices
+    head_tag: Mobject
 
     def construct(self) -> None:
         self.lay_out()
@@ -204,7 +211,7 @@ class Projections(LessonScene):
         self.heads = w.heads
         n = len(lesson.tokens)
         widths = [lesson.heads[0].w_q[0], lesson.heads[0].w_k[0], lesson.heads[0].w_v[0]]
-        counts = [len(lesson.tokens[0].embedding), *(len(c) for c in widths)]
+        counts = [len(embedding_of(lesson.tokens[0])), *(len(c) for c in widths)]
         texts = [e for t in range(n) for e in self.embedding(t)]
         texts += [
             e
@@ -240,18 +247,18 @@ class Projections(LessonScene):
         self.peak = max(
             abs(v)
             for t in lesson.tokens
-            for v in t.embedding  # every vector shades alike
+            for v in embedding_of(t)  # every vector shades alike
         )
         self.embeddings = [
-            self.cells_at(lesson.tokens[t].embedding, self.embedding(t), style.TEXT, "x", t)
+            self.cells_at(embedding_of(lesson.tokens[t]), self.embedding(t), style.TEXT, "x", t)
             for t in range(n)
         ]
         self.names = token_names(lesson.tokens, width=NAME_WIDTH, height=self.row_pitch * 0.9)
         for i, name in enumerate(self.names):
-            name.move_to([LEFT_X, self.row_y(i), 0], aligned_edge=LEFT)
-        self.headers["token"].move_to([LEFT_X, HEADER_Y, 0], aligned_edge=LEFT)
-        for name in ("x", *ROLES):
-            self.headers[name].move_to([self.lefts[name], HEADER_Y, 0], aligned_edge=LEFT)
+            name.move_to((LEFT_X, self.row_y(i), 0), aligned_edge=LEFT)
+        self.headers["token"].move_to((LEFT_X, HEADER_Y, 0), aligned_edge=LEFT)
+        for part in ("x", *ROLES):
+            self.headers[part].move_to((self.lefts[part], HEADER_Y, 0), aligned_edge=LEFT)
         self.cells = self.head_cells(0)
         self.band_scale = self.fitting_band(counts)
         self.matrices = self.head_matrices(0)
@@ -279,7 +286,7 @@ class Projections(LessonScene):
         }
 
     def cells_at(
-        self, values: Sequence[float], texts: Sequence[str], colour: str, column: str, row: int
+        self, values: Iterable[float], texts: Sequence[str], colour: str, column: str, row: int
     ) -> VectorCells:
         cells = VectorCells(
             values,
@@ -289,7 +296,7 @@ class Projections(LessonScene):
             height=self.cell_height,
             peak=self.peak_of(column),
         )
-        return cells.move_to([self.lefts[column], self.row_y(row), 0], aligned_edge=LEFT)
+        return cells.move_to((self.lefts[column], self.row_y(row), 0), aligned_edge=LEFT)
 
     def head_matrices(self, h: int) -> Matrices:
         """Head h's W_Q, W_K and W_V along the band's right, each under its label."""
@@ -301,7 +308,7 @@ class Projections(LessonScene):
             matrices.add(VGroup(label, matrix))
             matrices.parts[r] = matrix
         matrices.arrange(RIGHT, buff=MATRIX_GAP, aligned_edge=UP)
-        matrices.move_to([RIGHT_X, BAND_TOP, 0], aligned_edge=UP + RIGHT)
+        matrices.move_to((RIGHT_X, BAND_TOP, 0), aligned_edge=UP + RIGHT)
         return matrices
 
     def tag(self, h: int) -> Mobject:
@@ -326,10 +333,10 @@ class Projections(LessonScene):
         """x · W for token t in head h, laid out at the band's left."""
         if x is None:
             x = self.cells_at(
-                self.lesson.tokens[t].embedding, self.embedding(t), style.TEXT, "x", t
+                embedding_of(self.lesson.tokens[t]), self.embedding(t), style.TEXT, "x", t
             )
             x.scale(self.band_scale)
-            x.move_to([LEFT_X + 0.3, BAND_TOP - LABEL_DROP, 0], aligned_edge=UP + LEFT)
+            x.move_to((LEFT_X + 0.3, BAND_TOP - LABEL_DROP, 0), aligned_edge=UP + LEFT)
         matrix = self.matrix(h, role)
         room = self.matrices.get_left()[0] - MATRIX_GAP - x.get_left()[0]
         return MatVec(
@@ -350,11 +357,13 @@ class Projections(LessonScene):
         """The size that shades fullest in a column: the embeddings', or the role's."""
         if column == "x":
             return self.peak
-        return max(
-            abs(v)
-            for h in range(len(self.heads))
-            for t in range(len(self.lesson.tokens))
-            for v in self.values(h, t, column)
+        return float(
+            max(
+                abs(v)
+                for h in range(len(self.heads))
+                for t in range(len(self.lesson.tokens))
+                for v in self.values(h, t, column)
+            )
         )
 
     # the worked numbers ------------------------------------------------------------------
@@ -371,9 +380,10 @@ class Projections(LessonScene):
         """Each column's terms of x · W: (xᵢ, Wᵢⱼ) as shown."""
         return factors(self.work(h, t, role))
 
-    def values(self, h: int, t: int, role: str) -> Sequence[float]:
+    def values(self, h: int, t: int, role: str) -> NDArray[np.float64]:
         a = self.heads[h].grid.attention
-        return {"q": a.queries, "k": a.keys, "v": a.values}[role][t]
+        row: NDArray[np.float64] = {"q": a.queries, "k": a.keys, "v": a.values}[role][t]
+        return row
 
     def vector(self, h: int, t: int, role: str) -> str:
         return self.work(h, t, role).vector
@@ -382,3 +392,10 @@ class Projections(LessonScene):
         """The worked x · W of token t through head h's matrix for ``role``."""
         product: WorkedProduct = getattr(self.heads[h].projections[t], role)
         return product
+
+
+def embedding_of(token: Token) -> tuple[float, ...]:
+    """A token's embedding: validation gives every token one in a lesson with heads."""
+    embedding = token.embedding
+    assert embedding is not None
+    return embedding

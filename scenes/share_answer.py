@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from manim import (
     DOWN,
     LEFT,
@@ -17,7 +20,9 @@ from manim import (
     Write,
 )
 
+from attention_core.matrix import Matrix
 from attention_core.worked import Quiz
+from attention_core.worked_grid import Cell
 from scenes import style
 from scenes.helpers import (
     balanced_paragraph,
@@ -33,6 +38,11 @@ from scenes.toolkit.sums import SumLine
 
 __all__ = ["ShareAnswer"]
 
+if TYPE_CHECKING:  # what the mixin is mixed into, for the checker; at run time a plain mixin
+    from scenes.base import LessonScene as _AnswerScene
+else:
+    _AnswerScene = object
+
 LEFT_X, RIGHT_X = -6.6, 6.6
 WIDTH = RIGHT_X - LEFT_X
 ASKED_Y = 0.2  # the options while the question is open
@@ -45,7 +55,7 @@ OPEN_BAR_Y = -2.85  # the same row without the mask, under the labels of the fir
 LABEL_DROP = 0.35
 
 
-class ShareAnswer:
+class ShareAnswer(_AnswerScene):
     """Beats of the answer step (mixed into it) for a ``ShareQuiz``: how much of one token's
     attention goes to another, read off the row of the grid it was asked of."""
 
@@ -54,7 +64,7 @@ class ShareAnswer:
         self.asker, self.to = self.lesson.share_quiz.asker, self.lesson.share_quiz.to
         self.heading = heading(self.kicker, self.title)
         cards = option_cards(list(q.options), width=WIDTH, height=0.8)
-        self.options = cards.move_to([0, ASKED_Y, 0])
+        self.options = cards.move_to((0, ASKED_Y, 0))
         right = cards[q.numbers.correct]
         others = [card for i, card in enumerate(cards) if i != q.numbers.correct]
         caption = self.caption(
@@ -102,13 +112,13 @@ class ShareAnswer:
         cells, row = grid.cells[asker], grid.rows[asker]
         colours = [self.colour_of(j) for j in range(len(cells))]
         self.sum = SumLine([c.pull for c in cells], row.total, colours=colours)
-        fit(self.sum, WIDTH).move_to([0, SUM_Y, 0])
+        fit(self.sum, WIDTH).move_to((0, SUM_Y, 0))
         pull = figure(cells[to].pull, colour=colours[to])
         share = figure(cells[to].share, colour=style.VALUE)
         self.pull_formula = inline(
             pull, figure("÷"), figure(row.total), figure("="), share, buff=0.2
         )
-        self.pull_formula.move_to([0, DIVISION_Y, 0])
+        self.pull_formula.move_to((0, DIVISION_Y, 0))
         caption = self.caption(
             "answer.caption.share_work",
             asker=self.lesson.tokens[asker].short,
@@ -166,11 +176,13 @@ class ShareAnswer:
         hidden = self.worked.share_quiz.grid.cells[self.asker][j].hidden
         return style.MUTED if hidden else style.token_colour(j)
 
-    def row_bar(self, weights, cells, y: float, *, width: float = WIDTH) -> tuple[VGroup, VGroup]:
+    def row_bar(
+        self, weights: Matrix, cells: Sequence[Cell], y: float, *, width: float = WIDTH
+    ) -> tuple[VGroup, VGroup]:
         """One row's weights as a budget bar, each visible slice's share and name under it."""
         colours = [style.token_colour(j) for j in range(len(cells))]
         bar = budget_bar(weights, colours, width=width, height=BAR_HEIGHT)
-        bar.move_to([0, y, 0])
+        bar.move_to((0, y, 0))
         frame = Rectangle(width=width, height=BAR_HEIGHT, stroke_color=style.MUTED, stroke_width=2)
         labels = VGroup()
         for j, (piece, cell) in enumerate(zip(bar, cells, strict=True)):

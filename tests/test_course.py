@@ -3,12 +3,15 @@ the progress over the whole course."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 import render
+from attention_core import default_lesson
 from publish.course import BUILT_IN, CourseError, LessonSpec, gather, read_course
+from publish.presets import FULL_NAME, full_name
 from publish.render.progress import PlainDisplay, Row, Tally
 from publish.render.schedule import queue_order
 from scenes import SCENES
@@ -165,3 +168,37 @@ def test_plain_progress_names_the_lesson_and_counts_the_course(tmp_path: Path) -
     assert log.read_text().splitlines()[-1] == (
         "done     b/01_title  (5.0 s of video in 2.0 s)  [1/1 clips]"
     )
+
+
+@pytest.mark.parametrize(
+    ("file", "name"),
+    [
+        (BUILT_IN, FULL_NAME),  # "Attention, by hand": the name it always had
+        ("lessons/day005_masked.toml", "masked_attention_by_hand"),
+        ("lessons/day006_heads.toml", "many_heads_by_hand"),
+        ("lessons/tie_root_three.toml", "a_tie_a_sliver_and_3"),  # √ has no ASCII
+        ("lessons/greek.toml", "greek"),  # no ASCII letter in its title: its file's stem
+        ("lessons/day005_masked_greek.toml", "day005_masked_greek"),
+    ],
+)
+def test_each_lessons_whole_video_is_named_after_it(file: str, name: str) -> None:
+    args = render.parser().parse_args([] if file == BUILT_IN else ["--lesson", str(ROOT / file)])
+    course = render.load_course(args)
+    assert not isinstance(course, str), course
+    (entry,) = course.lessons
+    assert full_name(entry.lesson, entry.stem) == name
+    assert entry.stem == Path(file).stem  # what a lone lesson's file is called, too
+
+
+@pytest.mark.parametrize(
+    ("title", "stem", "name"),
+    [
+        ("Café, 2024!", "x", "cafe_2024"),
+        ("  Attention -- by   hand ", "x", "attention_by_hand"),
+        ("2024", "day_7", "day_7"),  # digits alone are no name
+        ("Ημέρα 005", "μάθημα", "μάθημα"),  # nothing ASCII at all: the stem as it is
+    ],
+)
+def test_a_whole_videos_name_is_ascii_when_it_can_be(title: str, stem: str, name: str) -> None:
+    lesson = replace(default_lesson(), title=title)
+    assert full_name(lesson, stem) == name

@@ -17,6 +17,9 @@ from scenes import SCENES
 from .conftest import LESSONS, TITLE, CourseRun, Rendered
 from .test_lecture_kit import Visit, browser  # noqa: F401  (the module's Chromium)
 
+WHOLE = {"default": FULL_NAME, "four_tokens": "attention_with_four_tokens"}
+"""Each lesson's whole video, named after its title ("Attention with four tokens")."""
+
 
 @pytest.mark.render
 def test_each_lesson_gets_a_complete_folder_of_its_own(course: CourseRun) -> None:
@@ -27,8 +30,9 @@ def test_each_lesson_gets_a_complete_folder_of_its_own(course: CourseRun) -> Non
         for clip in manifest["clips"]:
             for file in (clip["file"], clip["poster"]["file"], clip["captions"]["file"]):
                 assert (folder / file).is_file(), f"{name}/{file}"
-        assert manifest["full"]["file"] == f"{FULL_NAME}.mp4"
-        assert (folder / f"{FULL_NAME}.mp4").stat().st_size == manifest["full"]["size"]
+        whole = WHOLE[name]
+        assert manifest["full"]["file"] == f"{whole}.mp4"
+        assert (folder / f"{whole}.mp4").stat().st_size == manifest["full"]["size"]
         assert (folder / "index.html").is_file()
         assert (folder / "handout.html").is_file()
     assert course.manifest("four_tokens")["lesson"] != course.manifest("default")["lesson"]

@@ -9,6 +9,7 @@ import pytest
 
 from attention_core import default_lesson
 from publish.kit.describe import EXEMPT, Reading, readable, reading
+from publish.presets import FULL_NAME
 from scenes import SCENES
 from scenes.probe import Probe, run_dry
 from tests.conftest import Rendered
@@ -109,7 +110,7 @@ def test_a_formula_is_described_in_the_notation_it_shows(latex: str, shown: str)
 @pytest.mark.render
 def test_descriptions_reach_the_track_and_the_transcript(rendered: Rendered) -> None:
     folder = rendered.folder
-    track = (folder / "attention_by_hand.descriptions.vtt").read_text("utf-8")
+    track = (folder / f"{FULL_NAME}.descriptions.vtt").read_text("utf-8")
     text = (folder / "transcript.txt").read_text("utf-8")
     page = (folder / "index.html").read_text("utf-8")
     for gap in ("Toy setup", "Vaswani et al., §3.2.1", "84.4%"):

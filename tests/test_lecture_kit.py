@@ -30,6 +30,7 @@ from publish.kit.handout import handout_html, print_pdf
 from publish.kit.powerpoint import P14, write_pptx
 from publish.media.captions import Cue, parse_srt
 from publish.media.manifest import ClipEntry, FileRef
+from publish.presets import FULL_NAME
 from scenes import SCENES
 
 from .conftest import Rendered
@@ -168,7 +169,7 @@ def test_a_translated_lesson_gets_a_kit_without_english(tmp_path: Path) -> None:
 def test_the_kit_lies_beside_the_clips(rendered: Rendered) -> None:
     folder = rendered.folder
     names = ("index.html", "handout.html", "transcript.html", "transcript.txt", "slides.html")
-    for name in (*names, "slides.pptx", "attention_by_hand.descriptions.vtt"):
+    for name in (*names, "slides.pptx", f"{FULL_NAME}.descriptions.vtt"):
         assert (folder / name).is_file(), name
     assert (folder / "handout.pdf").read_bytes().startswith(b"%PDF")
     assert (folder / "handout.html").read_text("utf-8") == handout_html(LESSONS["default"])

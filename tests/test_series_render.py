@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from attention_core import default_lesson, load_lesson
-from publish.presets import FULL_NAME
+from publish.presets import full_name
 
 from .conftest import LOW, ROOT, CourseRun, Rendered, cli
 from .test_lecture_kit import Visit, browser  # noqa: F401  (the module's Chromium)
@@ -19,17 +19,19 @@ from .test_lecture_kit import Visit, browser  # noqa: F401  (the module's Chromi
 SERIES = ROOT / "lessons" / "series.toml"
 
 
-def _lessons() -> dict[str, int]:
-    """Each lesson's folder name and how many steps it has, in the course's order."""
+def _lessons() -> dict[str, tuple[int, str]]:
+    """Each lesson's folder name, how many steps it has and its whole video's name, in the
+    course's order."""
     listed = tomllib.loads(SERIES.read_text("utf-8"))["lessons"]
-    steps = {}
+    lessons = {}
     for entry in listed:
         if entry["file"] == "default":
-            steps["default"] = len(default_lesson().steps)
+            name, lesson = "default", default_lesson()
         else:
             path = SERIES.parent / entry["file"]
-            steps[path.stem] = len(load_lesson(path).steps)
-    return steps
+            name, lesson = path.stem, load_lesson(path)
+        lessons[name] = (len(lesson.steps), full_name(lesson, name))
+    return lessons
 
 
 LESSONS = _lessons()
@@ -48,18 +50,28 @@ def series(rendered: Rendered, tmp_path_factory: pytest.TempPathFactory) -> Cour
 
 def test_the_series_lists_day_004_005_and_006_in_order() -> None:
     assert list(LESSONS) == ["default", "day005_masked", "day006_heads"]
+    # each whole video named after its lesson, so that three uploads are three names
+    assert [whole for _, whole in LESSONS.values()] == [
+        "attention_by_hand",
+        "masked_attention_by_hand",
+        "many_heads_by_hand",
+    ]
 
 
 @pytest.mark.render
 def test_each_lesson_of_the_series_gets_a_complete_folder(series: CourseRun) -> None:
-    for name, steps in LESSONS.items():
+    for name, (steps, whole) in LESSONS.items():
         folder = series.folder / name
         manifest = series.manifest(name)
         assert len(manifest["clips"]) == steps
         for clip in manifest["clips"]:
             for file in (clip["file"], clip["poster"]["file"], clip["captions"]["file"]):
                 assert (folder / file).is_file(), f"{name}/{file}"
-        assert (folder / f"{FULL_NAME}.mp4").stat().st_size == manifest["full"]["size"]
+        assert manifest["full"]["file"] == f"{whole}.mp4"
+        assert (folder / f"{whole}.mp4").stat().st_size == manifest["full"]["size"]
+        for sidecar in (".srt", ".vtt", ".descriptions.vtt"):
+            assert (folder / f"{whole}{sidecar}").is_file(), f"{name}/{whole}{sidecar}"
+        assert f'src="{whole}.mp4"' in (folder / "index.html").read_text("utf-8")
         for page in ("index.html", "handout.html"):
             assert (folder / page).is_file(), f"{name}/{page}"
     data = json.loads((series.folder / "course.json").read_text())

@@ -21,7 +21,7 @@ from publish.media.manifest import ClipEntry, FileRef, FullEntry, Manifest, writ
 from publish.media.pauses import pauses
 from publish.narration.script import spoken
 from publish.narration.soundtrack import encoding, iso639_2, narration_track
-from publish.presets import FULL_NAME, JOINABLE_FORMATS, clip_name
+from publish.presets import JOINABLE_FORMATS, clip_name, full_name
 from publish.render import worker
 from publish.render.cache import Cached, KeyOf, Records, full_key
 from publish.render.options import Options
@@ -308,7 +308,7 @@ class LessonRun:
             self.display.note(f"whole-lesson video not joined: step(s) {steps} not ready")
             return None
         clips = [self.clips[scene] for scene in self.scenes]
-        target = options.folder / f"{FULL_NAME}.{options.fmt}"
+        target = options.folder / f"{full_name(self.lesson, options.stem)}.{options.fmt}"
         key = full_key(self.lesson.title, clips)
         cached = None if options.force else self.records.full(target.name, key)
         if cached is not None:

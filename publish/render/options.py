@@ -32,6 +32,9 @@ class Options:
     """Who narrates; None for silent clips paced for reading."""
     lesson: str = ""
     """A course's lesson: the folder of its own it renders into; empty for a lone lesson."""
+    stem: str = "default"
+    """The lesson file's stem (``default``: the built-in lesson), which names its whole video
+    when its title cannot (``presets.full_name``)."""
     scheduler: str | None = None
     """A Dask scheduler's address (``tcp://host:8786``) to render on; None for local workers."""
 

@@ -10,6 +10,7 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
+    Animation,
     FadeIn,
     FadeOut,
     Mobject,
@@ -122,11 +123,11 @@ class DotProduct(VGroup):
         size = query.size * query.width / query.natural_width
         self.products = VGroup(*(figure(p, size=size) for p in row.factors))
         for product, cell in zip(self.products, self.key, strict=True):
-            product.move_to([cell.get_x(), y, 0])
+            product.move_to((cell.get_x(), y, 0))
         self.pluses = VGroup()
         for left, right_cell in zip(self.key[:-1], self.key[1:], strict=True):
             plus = figure("+", size=size).move_to(
-                [(left.get_right()[0] + right_cell.get_left()[0]) / 2, y, 0]
+                ((left.get_right()[0] + right_cell.get_left()[0]) / 2, y, 0)
             )
             self.pluses.add(plus)
         self.equals = figure("=", size=size)
@@ -170,7 +171,7 @@ class DotProduct(VGroup):
             pair = VGroup(self.query[j], self.key[j])
             frame = SurroundingRectangle(pair, color=style.TEXT, buff=0.06, corner_radius=0.08)
             entries = VGroup(self.query.entry(j), self.key.entry(j))
-            arrive = [TransformFromCopy(entries, product)]
+            arrive: list[Animation] = [TransformFromCopy(entries, product)]
             if j:
                 arrive.append(FadeIn(self.pluses[j - 1]))
             move_light = FadeIn(frame) if light is None else ReplacementTransform(light, frame)

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, TypeVar
 
-from manim import DOWN, LEFT, RIGHT, UP, Animation, Mobject, RoundedRectangle, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Mobject, RoundedRectangle, VGroup
 
 from scenes import style
 from scenes.helpers import fit, text
 from scenes.toolkit.figures import Figure, figure
 from scenes.toolkit.vectors import FAINTEST, FULLEST
+
+if TYPE_CHECKING:
+    from scenes.toolkit import Playable
 
 __all__ = ["DARK", "CellGrid"]
 
@@ -19,6 +23,8 @@ LABEL_GAP = 0.2  # between a label and the cells it names
 PADDING = 0.2  # left and right of the widest number a cell will hold
 ENTRY_HEIGHT = 0.62  # of a cell's height, the most its number takes
 MASKED_STROKE = 0.35  # a masked cell's outline: there, but faint
+
+M = TypeVar("M", bound=Mobject)  # what is placed by the grid is given back
 
 
 class CellGrid(VGroup):
@@ -76,7 +82,7 @@ class CellGrid(VGroup):
                     fill_color=colour,
                     fill_opacity=FAINTEST,
                 )
-                box.move_to([left + (j + 0.5) * pitch_x, top - (i + 0.5) * pitch_y, 0])
+                box.move_to((left + (j + 0.5) * pitch_x, top - (i + 0.5) * pitch_y, 0))
                 line.append(box)
             self.boxes.append(line)
         for i, label in enumerate(self.row_labels):
@@ -131,7 +137,7 @@ class CellGrid(VGroup):
         assert shown is not None  # put() a number in first
         return shown
 
-    def shade(self, values: Sequence[Sequence[float]], *, peak: float = 1.0) -> list[Animation]:
+    def shade(self, values: Sequence[Sequence[float]], *, peak: float = 1.0) -> list[Playable]:
         """Each cell filled by its value's size (``peak`` fills fullest): a heat map."""
         return [
             self.boxes[i][j].animate.set_fill(self.colour, opacity=heat(v, peak))
@@ -139,16 +145,16 @@ class CellGrid(VGroup):
             for j, v in enumerate(line)
         ]
 
-    def darken(self, i: int, j: int) -> Animation:
+    def darken(self, i: int, j: int) -> Playable:
         """Cell (i, j) switched off: dark, its outline faint (a masked cell)."""
         box = self.boxes[i][j].animate.set_fill(DARK, opacity=1)
         return box.set_stroke(style.MUTED, opacity=MASKED_STROKE)
 
-    def framed(self, mob: Mobject) -> Mobject:
+    def framed(self, mob: M) -> M:
         """``mob`` placed under the grid's last row, left-aligned with its cells."""
         return mob.next_to(self.cells, DOWN, buff=LABEL_GAP).align_to(self.cells, LEFT)
 
-    def beside(self, mob: Mobject, i: int, *, buff: float = 0.3) -> Mobject:
+    def beside(self, mob: M, i: int, *, buff: float = 0.3) -> M:
         """``mob`` placed right of row ``i``."""
         return mob.next_to(self.boxes[i][-1], RIGHT, buff=buff)
 

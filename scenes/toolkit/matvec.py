@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from manim import (
     DOWN,
@@ -19,6 +19,7 @@ from manim import (
     SurroundingRectangle,
     TransformFromCopy,
     VGroup,
+    VMobject,
 )
 
 from scenes import style
@@ -64,8 +65,7 @@ class WeightMatrix(VGroup):
         self.arrange(DOWN, buff=gap)
 
     def cell(self, i: int, j: int) -> VGroup:
-        cell: VGroup = self.rows[i][j]
-        return cell
+        return cast(VGroup, self.rows[i][j])  # manim's VGroup is not generic: it holds VMobjects
 
     def entry(self, i: int, j: int) -> Figure:
         return self.rows[i].entry(j)
@@ -95,7 +95,7 @@ class Terms(VGroup):
         self.pluses = VGroup(*(figure("+", size=size) for _ in pairs[1:]))
         self.equals = figure("=", size=size)
         self.total: Figure = figure(total, size=size, colour=colour, bold=True)
-        pieces: list[Mobject] = [self.factors[0]]
+        pieces: list[VMobject] = [self.factors[0]]
         for plus, term in zip(self.pluses, self.factors[1:], strict=True):
             pieces += [plus, term]
         super().__init__(*inline(*pieces, self.equals, self.total, buff=0.16))
@@ -117,7 +117,7 @@ class MatVec(VGroup):
         matrix: WeightMatrix,
         pairs: Sequence[Sequence[tuple[str, str]]],
         results: Sequence[str],
-        result_values: Sequence[float],
+        result_values: Iterable[float],
         *,
         colour: str,
         width: float,
@@ -152,7 +152,7 @@ class MatVec(VGroup):
         floor = min(matrix.get_bottom()[1], x.get_bottom()[1]) - TERMS_DROP
         for line in self.terms:
             fit(line, width)
-            line.move_to([x.get_left()[0], floor, 0], aligned_edge=UP + LEFT)
+            line.move_to((x.get_left()[0], floor, 0), aligned_edge=UP + LEFT)
         self.add(self.times, matrix, self.equals, self.result, self.terms)
 
     @property

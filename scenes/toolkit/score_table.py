@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from manim import LEFT, Mobject, VGroup
+from typing import cast
+
+from manim import LEFT, VGroup, VMobject
 
 from attention_core.worked import Worked
 from scenes import style
@@ -46,17 +48,17 @@ class ScoreTable(VGroup):
         self.key_left = key_right - key_width
         token_width = self.key_left - COLUMN_GAP - LEFT_X
         self.number_x = [number_left + sum(widths[:i]) + widths[i] / 2 for i in range(3)]
-        self.headers: dict[str, Mobject] = {
+        self.headers: dict[str, VMobject] = {
             "token": column_header(lesson.words["common.word.token"]),
             "key": column_header(key_heading, colour=style.KEY),
             "dot": math(r"q \cdot k", size=style.MATH_SIZE * 0.8, colour=style.MUTED),
             "divisor": math(r"\div \sqrt{d_k}", size=style.MATH_SIZE * 0.8, colour=style.MUTED),
             "score": column_header(lesson.words["common.word.score"]),
         }
-        self.headers["token"].move_to([LEFT_X, HEADER_Y, 0], aligned_edge=LEFT)
-        self.headers["key"].move_to([self.key_left, HEADER_Y, 0], aligned_edge=LEFT)
-        for name, x in zip(("dot", "divisor", "score"), self.number_x, strict=True):
-            self.headers[name].move_to([x, HEADER_Y, 0])
+        self.headers["token"].move_to((LEFT_X, HEADER_Y, 0), aligned_edge=LEFT)
+        self.headers["key"].move_to((self.key_left, HEADER_Y, 0), aligned_edge=LEFT)
+        for column, x in zip(("dot", "divisor", "score"), self.number_x, strict=True):
+            self.headers[column].move_to((x, HEADER_Y, 0))
         peak = float(max(abs(x) for v in (a.query, *a.keys) for x in v))  # as the query's
         self.names = token_names(tokens, width=token_width, height=self.row_height * 0.95)
         self.keys: list[VectorCells] = []
@@ -71,7 +73,7 @@ class ScoreTable(VGroup):
                 height=cell_height,
                 peak=peak,
             )
-            key.move_to([self.key_left, y, 0], aligned_edge=LEFT)
+            key.move_to((self.key_left, y, 0), aligned_edge=LEFT)
             self.keys.append(key)
             cells = (
                 figure(rows[i].dot),
@@ -81,16 +83,15 @@ class ScoreTable(VGroup):
             for cell, x, group, width in zip(
                 cells, self.number_x, (self.dots, self.divisors, self.scores), widths, strict=True
             ):
-                fit(cell, width - 0.2, self.row_height * 0.8).move_to([x, y, 0])
+                fit(cell, width - 0.2, self.row_height * 0.8).move_to((x, y, 0))
                 group.add(cell)
-            level_with(name.move_to([LEFT_X, y, 0], aligned_edge=LEFT), cells[0])
+            level_with(name.move_to((LEFT_X, y, 0), aligned_edge=LEFT), cells[0])
         self.add(*self.headers.values(), self.names, *self.keys, self.dots, self.divisors)
         self.add(self.scores)
 
     def score(self, row: int) -> Figure:
         """Row ``row``'s score, in its cell."""
-        score: Figure = self.scores[row]
-        return score
+        return cast(Figure, self.scores[row])  # manim's VGroup is not generic: it holds VMobjects
 
     def row_y(self, row: int) -> float:
         return ROWS_TOP - self.row_height * (row + 0.5)

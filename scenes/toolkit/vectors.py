@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import cast
 
 from manim import RIGHT, RoundedRectangle, VGroup
 
@@ -36,7 +37,7 @@ class VectorCells(VGroup):
 
     def __init__(
         self,
-        values: Sequence[float],
+        values: Iterable[float],
         colour: str,
         *,
         texts: Sequence[str],
@@ -75,8 +76,7 @@ class VectorCells(VGroup):
 
     def entry(self, j: int) -> Figure:
         """The number in cell ``j``."""
-        entry: Figure = self.entries[j]
-        return entry
+        return cast(Figure, self.entries[j])  # manim's VGroup is not generic: it holds VMobjects
 
 
 def shade(value: float, largest: float) -> float:
