@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 
 from attention_core import default_lesson
@@ -13,6 +16,7 @@ from scenes.step3_score import Step3Score
 from scenes.timing import lesson_minutes, scene_seconds
 
 LESSON = default_lesson()
+SCENES_FOLDER = Path(__file__).resolve().parent.parent / "scenes"
 
 
 def test_a_scene_lasts_exactly_as_long_as_its_beats() -> None:
@@ -62,3 +66,18 @@ def test_lesson_minutes_rounds_the_sum_of_every_scene() -> None:
 
 def test_the_default_lesson_runs_three_to_five_minutes() -> None:
     assert 3 <= lesson_minutes(LESSON) <= 5
+
+
+def test_no_scene_module_imports_the_registry() -> None:
+    """``scenes/__init__`` imports every step (the title among them, through the kinds it
+    names): a module of ``scenes/`` taking a name from it would close a circle."""
+    for path in sorted(SCENES_FOLDER.rglob("*.py")):
+        if path.name == "__init__.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "scenes":
+                for alias in node.names:  # a submodule (``from scenes import style``) is not it
+                    where = f"{path.relative_to(SCENES_FOLDER.parent)}:{node.lineno}"
+                    assert (SCENES_FOLDER / f"{alias.name}.py").exists(), where
+            elif isinstance(node, ast.Import):
+                assert "scenes" not in {alias.name for alias in node.names}, path
