@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from attention_core import default_lesson
-from scenes import SCENES, style
+from scenes import SCENES, style, timing
 from scenes.beat import Timed, reading_time
 from scenes.probe import run_dry
 from scenes.step1_title import Step1Title
@@ -81,3 +81,27 @@ def test_no_scene_module_imports_the_registry() -> None:
                     assert (SCENES_FOLDER / f"{alias.name}.py").exists(), where
             elif isinstance(node, ast.Import):
                 assert "scenes" not in {alias.name for alias in node.names}, path
+
+
+@pytest.mark.parametrize(
+    ("seconds", "minutes"), [(0.0, 1), (89.9, 1), (90.0, 2), (149.9, 2), (150.0, 3), (271.0, 5)]
+)
+def test_the_minutes_are_the_sum_rounded_halves_up_and_at_least_one(
+    seconds: float, minutes: int
+) -> None:
+    lengths = dict.fromkeys(SCENES, 0.0) | {Step3Score: seconds}
+    assert timing.minutes_from(SCENES, lengths) == minutes
+
+
+def test_the_minutes_wait_for_every_scenes_length() -> None:
+    known = dict.fromkeys(SCENES[1:], 30.0)
+    assert timing.minutes_from(SCENES, known) is None
+    assert timing.unknown(SCENES, known) == [SCENES[0]]
+
+
+def test_only_the_title_takes_the_minutes_and_shows_them_back() -> None:
+    assert timing.titles(SCENES) == [Step1Title]
+    assert timing.title_arguments(Step1Title, 4) == (("minutes", 4),)
+    assert timing.title_arguments(Step3Score, 4) == ()
+    assert timing.minutes_shown(timing.title_arguments(Step1Title, 4)) == 4
+    assert timing.minutes_shown(()) is None
