@@ -26,6 +26,7 @@ __all__ = [
     "find_scenes_with",
     "length_arguments",
     "lesson_minutes",
+    "measured_minutes",
     "minutes_from",
     "minutes_of",
     "minutes_shown",
@@ -91,6 +92,14 @@ def minutes_from(
     return minutes_of(sum(lengths[scene] for scene in scenes))
 
 
+def measured_minutes(
+    scenes: Iterable[type[LessonScene]], seconds: Callable[[type[LessonScene]], float]
+) -> int:
+    """The minutes of a lesson each of whose ``scenes`` lasts ``seconds(scene)``: a dry run,
+    silent (:func:`scene_seconds`) or narrated."""
+    return minutes_of(sum(seconds(scene) for scene in scenes))
+
+
 def scene_seconds(scene_class: type[LessonScene], lesson: Lesson, **kwargs: Any) -> float:
     """The length of one scene's clip in seconds, for this lesson, from its (shared) dry run.
 
@@ -115,7 +124,4 @@ def lesson_minutes(lesson: Lesson) -> int:
     what a title shows when no ``minutes=`` is given (manim's own command)."""
     if _scenes_of is None:
         raise RuntimeError("scenes.timing: no scene registry (import scenes first)")
-    scenes = _scenes_of(lesson)
-    minutes = minutes_from(scenes, {scene: scene_seconds(scene, lesson) for scene in scenes})
-    assert minutes is not None
-    return minutes
+    return measured_minutes(_scenes_of(lesson), lambda scene: scene_seconds(scene, lesson))

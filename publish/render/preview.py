@@ -53,10 +53,9 @@ def lesson_minutes(lesson: Lesson, work: Path, narrator: Narrator | None = None)
     """The lesson's length in minutes, each scene measured in its own work folder."""
     from scenes import scenes_for
 
-    scenes = scenes_for(lesson)
-    minutes = timing.minutes_from(scenes, {s: measure(s, lesson, work, narrator) for s in scenes})
-    assert minutes is not None
-    return minutes
+    return timing.measured_minutes(
+        scenes_for(lesson), lambda scene: measure(scene, lesson, work, narrator)
+    )
 
 
 def _arguments(
@@ -170,9 +169,7 @@ def _probes_in_workers(
         probes = run_jobs(executor, worker.dry_run, jobs, _failed)
         titles = timing.titles(chosen)
         if titles:
-            seconds = {scene: probes[scene].seconds for scene in every_scene}
-            minutes = timing.minutes_from(every_scene, seconds)
-            assert minutes is not None  # every scene was constructed
+            minutes = timing.measured_minutes(every_scene, lambda scene: probes[scene].seconds)
             if minutes != guess:
                 jobs = {scene: dry_job(lesson, options, scene, minutes) for scene in titles}
                 probes |= run_jobs(executor, worker.dry_run, jobs, _failed)
