@@ -9,6 +9,7 @@ from attention_core import Lesson, default_lesson
 from attention_core.steps import KINDS
 from scenes.base import LessonScene
 from scenes.manim_internals import share_parsed_paths
+from scenes.timing import find_scenes_with
 
 __all__ = ["SCENES", "LessonScene", "kind_scene", "placed", "scenes_for"]
 
@@ -40,6 +41,8 @@ def scenes_for(lesson: Lesson) -> tuple[type[LessonScene], ...]:
     is constructed as ``cls(lesson=lesson)``."""
     return tuple(placed(kind_scene(kind), number) for number, kind in enumerate(lesson.steps, 1))
 
+
+find_scenes_with(scenes_for)  # a title given no minutes measures its lesson's scenes
 
 SCENES: tuple[type[LessonScene], ...] = scenes_for(default_lesson())
 """The default lesson's scenes: Day 004's seven steps."""

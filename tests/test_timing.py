@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 
 from attention_core import default_lesson
-from scenes import SCENES, style
+from scenes import SCENES, style, timing
 from scenes.beat import Timed, reading_time
 from scenes.probe import run_dry
 from scenes.step1_title import Step1Title
@@ -13,6 +16,7 @@ from scenes.step3_score import Step3Score
 from scenes.timing import lesson_minutes, scene_seconds
 
 LESSON = default_lesson()
+SCENES_FOLDER = Path(__file__).resolve().parent.parent / "scenes"
 
 
 def test_a_scene_lasts_exactly_as_long_as_its_beats() -> None:
@@ -62,3 +66,42 @@ def test_lesson_minutes_rounds_the_sum_of_every_scene() -> None:
 
 def test_the_default_lesson_runs_three_to_five_minutes() -> None:
     assert 3 <= lesson_minutes(LESSON) <= 5
+
+
+def test_no_scene_module_imports_the_registry() -> None:
+    """``scenes/__init__`` imports every step (the title among them, through the kinds it
+    names): a module of ``scenes/`` taking a name from it would close a circle."""
+    for path in sorted(SCENES_FOLDER.rglob("*.py")):
+        if path.name == "__init__.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "scenes":
+                for alias in node.names:  # a submodule (``from scenes import style``) is not it
+                    where = f"{path.relative_to(SCENES_FOLDER.parent)}:{node.lineno}"
+                    assert (SCENES_FOLDER / f"{alias.name}.py").exists(), where
+            elif isinstance(node, ast.Import):
+                assert "scenes" not in {alias.name for alias in node.names}, path
+
+
+@pytest.mark.parametrize(
+    ("seconds", "minutes"), [(0.0, 1), (89.9, 1), (90.0, 2), (149.9, 2), (150.0, 3), (271.0, 5)]
+)
+def test_the_minutes_are_the_sum_rounded_halves_up_and_at_least_one(
+    seconds: float, minutes: int
+) -> None:
+    lengths = dict.fromkeys(SCENES, 0.0) | {Step3Score: seconds}
+    assert timing.minutes_from(SCENES, lengths) == minutes
+
+
+def test_the_minutes_wait_for_every_scenes_length() -> None:
+    known = dict.fromkeys(SCENES[1:], 30.0)
+    assert timing.minutes_from(SCENES, known) is None
+    assert timing.unknown(SCENES, known) == [SCENES[0]]
+
+
+def test_only_the_title_takes_the_minutes_and_shows_them_back() -> None:
+    assert timing.titles(SCENES) == [Step1Title]
+    assert timing.title_arguments(Step1Title, 4) == (("minutes", 4),)
+    assert timing.title_arguments(Step3Score, 4) == ()
+    assert timing.minutes_shown(timing.title_arguments(Step1Title, 4)) == 4
+    assert timing.minutes_shown(()) is None

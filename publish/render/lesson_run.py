@@ -26,7 +26,7 @@ from publish.render import worker
 from publish.render.cache import Cached, KeyOf, Records, full_key
 from publish.render.options import Options
 from publish.render.progress import Display, SummaryRow
-from scenes.timing import minutes_of
+from scenes import timing
 
 if TYPE_CHECKING:
     from scenes import LessonScene
@@ -126,11 +126,16 @@ class LessonRun:
     def settle_titles(self) -> None:
         """Take the cached titles that show the right minutes, once every clip's length is
         known."""
-        lengths = {s: e.duration for s, e in self.clips.items()}
-        waiting = {s: found for s, found in self.titles.items() if s not in lengths}
-        lengths |= {s: found.entry.duration for s, found in waiting.items()}
-        if waiting and all(scene in lengths for scene in self.scenes):
-            self.take_titles(minutes_of(sum(lengths[scene] for scene in self.scenes)))
+        waiting = [s for s in self.titles if s not in self.clips]
+        minutes = timing.minutes_from(self.scenes, self.lengths())
+        if waiting and minutes is not None:
+            self.take_titles(minutes)
+
+    def lengths(self) -> dict[type[LessonScene], float]:
+        """The length of each clip known so far: current ones, and cached titles (a title
+        lasts the same whatever minutes it shows)."""
+        lengths = {s: found.entry.duration for s, found in self.titles.items()}
+        return lengths | {s: e.duration for s, e in self.clips.items()}
 
     def take_titles(self, minutes: int) -> list[type[LessonScene]]:
         """The titles found in the cache that show ``minutes``, now counted as cached."""
@@ -138,7 +143,7 @@ class LessonRun:
         current = [
             s
             for s, found in self.titles.items()
-            if s not in self.clips and dict(found.kwargs).get("minutes") == minutes
+            if s not in self.clips and timing.minutes_shown(found.kwargs) == minutes
         ]
         for scene in current:
             self.clips[scene] = self.titles[scene].entry
@@ -225,7 +230,7 @@ class LessonRun:
             shown=result.shown,
         )
         reads = sorted({*result.reads, ("words", f"{scene.slug}.heading.title")}, key=str)
-        kwargs = (("minutes", self.minutes),) if scene.shows_length else ()
+        kwargs = timing.title_arguments(scene, self.minutes) if self.minutes is not None else ()
         self.records.save(self.key_of(scene)(reads, kwargs), entry, reads, kwargs)
         shutil.rmtree(result.video.parent, ignore_errors=True)
         return entry

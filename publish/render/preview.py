@@ -18,7 +18,7 @@ from publish.render import worker
 from publish.render.pipeline import Options, dry_job, earlier_lengths
 from publish.render.pool import longest_first, run_jobs, worker_pool
 from publish.render.worker import ClipFailed
-from scenes.timing import length_arguments, minutes_of
+from scenes import timing
 
 if TYPE_CHECKING:
     from publish.narration.voices import Narrator
@@ -43,31 +43,35 @@ def dry_media(folder: Path) -> Iterator[None]:
 def measure(
     scene: type[LessonScene], lesson: Lesson, work: Path, narrator: Narrator | None = None
 ) -> float:
-    """A scene's length in seconds (the title with 0 minutes: its length does not depend on
-    them), timed to ``narrator``'s speech when given."""
-    from scenes.timing import scene_seconds
-
+    """A scene's length in seconds (``scenes.timing.scene_seconds``), timed to ``narrator``'s
+    speech when given, dry-run in the scene's work folder."""
     with dry_media(work / scene.slug):
-        return scene_seconds(scene, lesson, **_arguments(scene, lesson, 0, narrator))
+        return timing.scene_seconds(scene, lesson, **_narration(lesson, narrator))
 
 
 def lesson_minutes(lesson: Lesson, work: Path, narrator: Narrator | None = None) -> int:
     """The lesson's length in minutes, each scene measured in its own work folder."""
     from scenes import scenes_for
 
-    return minutes_of(sum(measure(scene, lesson, work, narrator) for scene in scenes_for(lesson)))
+    return timing.measured_minutes(
+        scenes_for(lesson), lambda scene: measure(scene, lesson, work, narrator)
+    )
 
 
 def _arguments(
     scene: type[LessonScene], lesson: Lesson, minutes: int, narrator: Narrator | None
 ) -> dict[str, Any]:
     """The scene's arguments for a dry run: the title's minutes, the narration if narrated."""
-    kwargs = length_arguments(scene, minutes)
-    if narrator is not None:
-        from publish.narration.narrate import Speaking
+    return timing.length_arguments(scene, minutes) | _narration(lesson, narrator)
 
-        kwargs["narration"] = Speaking(narrator, lesson.words)
-    return kwargs
+
+def _narration(lesson: Lesson, narrator: Narrator | None) -> dict[str, Any]:
+    """``narration=`` for a dry run timed to ``narrator``'s speech; nothing for a silent one."""
+    if narrator is None:
+        return {}
+    from publish.narration.narrate import Speaking
+
+    return {"narration": Speaking(narrator, lesson.words)}
 
 
 def _clock(seconds: float) -> str:
@@ -110,7 +114,7 @@ def dry_run(
     from scenes import scenes_for
 
     every_scene = scenes_for(lesson)
-    constructed = list(every_scene) if any(scene.shows_length for scene in chosen) else list(chosen)
+    constructed = list(every_scene) if timing.titles(chosen) else list(chosen)
     if options.jobs > 1 and len(constructed) > 1:
         probes = _probes_in_workers(lesson, chosen, constructed, options)
     else:
@@ -137,8 +141,7 @@ def _probes_here(
 ) -> dict[type[LessonScene], Probe]:
     from scenes.probe import run_dry
 
-    titled = any(scene.shows_length for scene in chosen)
-    minutes = lesson_minutes(lesson, work, narrator) if titled else 0
+    minutes = lesson_minutes(lesson, work, narrator) if timing.titles(chosen) else 0
     probes = {}
     for scene in chosen:
         with dry_media(work / scene.slug):
@@ -159,14 +162,14 @@ def _probes_in_workers(
 
     every_scene = scenes_for(lesson)
     earlier = earlier_lengths(options, constructed)
-    guess = minutes_of(sum(earlier.values())) if len(earlier) == len(every_scene) else 0
+    guess = timing.minutes_from(every_scene, earlier) or 0
     order = longest_first(constructed, earlier)
     with worker_pool(None, min(options.jobs, len(order))) as executor:
         jobs = {scene: dry_job(lesson, options, scene, guess) for scene in order}
         probes = run_jobs(executor, worker.dry_run, jobs, _failed)
-        titles = [scene for scene in chosen if scene.shows_length]
+        titles = timing.titles(chosen)
         if titles:
-            minutes = minutes_of(sum(probes[scene].seconds for scene in every_scene))
+            minutes = timing.measured_minutes(every_scene, lambda scene: probes[scene].seconds)
             if minutes != guess:
                 jobs = {scene: dry_job(lesson, options, scene, minutes) for scene in titles}
                 probes |= run_jobs(executor, worker.dry_run, jobs, _failed)

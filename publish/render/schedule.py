@@ -22,7 +22,7 @@ from publish.render.options import Options
 from publish.render.pool import event_queue, outcome, start, worker_pool
 from publish.render.progress import Display, Row
 from publish.render.split import start_clip
-from scenes.timing import length_arguments, minutes_of
+from scenes import timing
 
 if TYPE_CHECKING:
     from scenes import LessonScene
@@ -60,13 +60,10 @@ class _Lesson:
 
 def _part(index: int, run: LessonRun) -> _Lesson:
     todo = [scene for scene in run.chosen if scene not in run.clips]
-    titles = [scene for scene in todo if scene.shows_length]
+    titles = timing.titles(todo)
     others = [scene for scene in todo if scene not in titles]
-    measuring = [
-        s
-        for s in run.scenes
-        if titles and s not in run.clips and s not in others and s not in run.titles
-    ]
+    unknown = timing.unknown(run.scenes, run.lengths()) if titles else []
+    measuring = [scene for scene in unknown if scene not in others]
     return _Lesson(index, run, titles, others, measuring)
 
 
@@ -179,15 +176,13 @@ def _minutes(part: _Lesson) -> int | None:
     """The lesson's length in minutes from every clip's length; None (failing the titles) when
     a scene failed, so its length is unknown."""
     run = part.run
-    lengths: dict[type[LessonScene], float] = {s: e.duration for s, e in run.clips.items()}
-    lengths |= part.measured
-    lengths |= {scene: found.entry.duration for scene, found in run.titles.items()}
-    unknown = [str(scene.step) for scene in run.scenes if scene not in lengths]
-    if not unknown:
-        return minutes_of(sum(lengths[scene] for scene in run.scenes))
+    lengths = run.lengths() | part.measured
+    minutes = timing.minutes_from(run.scenes, lengths)
+    if minutes is not None:
+        return minutes
     for title in part.titles:
         if title not in run.failures:
-            steps = ", ".join(unknown)
+            steps = ", ".join(str(scene.step) for scene in timing.unknown(run.scenes, lengths))
             run.fail(title, f"the lesson's length is unknown: a scene failed (step {steps})")
     return None
 
@@ -234,11 +229,11 @@ def _executor(
 
 
 def dry_job(
-    lesson: Lesson, options: Options, scene: type[LessonScene], minutes: int = 0
+    lesson: Lesson, options: Options, scene: type[LessonScene], minutes: int = timing.MEASURED_WITH
 ) -> worker.DryJob:
     """A dry run of ``scene`` in its work folder; the title with ``minutes`` (0 to measure it,
     as ``scenes.timing`` does: its length does not depend on them)."""
-    kwargs = tuple(length_arguments(scene, minutes).items())
+    kwargs = timing.title_arguments(scene, minutes)
     return worker.DryJob(
         worker.scene_path(scene), lesson, options.scene_work(scene), kwargs, options.narrator
     )
@@ -247,7 +242,7 @@ def dry_job(
 def clip_job(run: LessonRun, scene: type[LessonScene], minutes: int | None) -> worker.ClipJob:
     """Everything a worker needs to render ``scene`` of ``run``'s lesson."""
     options = run.options
-    kwargs = () if minutes is None else tuple(length_arguments(scene, minutes).items())
+    kwargs = () if minutes is None else timing.title_arguments(scene, minutes)
     return worker.ClipJob(
         scene=worker.scene_path(scene),
         lesson=run.lesson,

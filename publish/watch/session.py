@@ -27,7 +27,7 @@ from publish.render.lesson_run import drawn_beats
 from publish.render.options import Options
 from publish.render.split import start_clip
 from publish.watch.state import Beat, Clip, State
-from scenes.timing import length_arguments, minutes_of
+from scenes import timing
 
 if TYPE_CHECKING:
     from scenes import LessonScene
@@ -172,7 +172,7 @@ class Session:
         names = {clip_name(s.step, s.slug): s for s in scenes}
         self.state.update(order=list(names))
         watching = self.state.watching
-        titles = [s for s in scenes if s.shows_length]
+        titles = timing.titles(scenes)
         first = [s for s in scenes if clip_name(s.step, s.slug) == watching and s not in titles]
         order = first + [s for s in scenes if s not in first and s not in titles]
         todo: dict[Future[worker.ClipResult], tuple[type[LessonScene], Any]] = {}
@@ -228,8 +228,8 @@ class Session:
 
     def _minutes(self, lesson: Lesson, scenes: Sequence[type[LessonScene]]) -> dict[str, Any]:
         seconds = sum(made.seconds for name, made in self.made.items() if name in self.state.order)
-        title = next(s for s in scenes if s.shows_length)
-        return length_arguments(title, minutes_of(seconds))
+        title = timing.titles(scenes)[0]
+        return timing.length_arguments(title, timing.minutes_of(seconds))
 
     def _job(
         self, lesson: Lesson, scene: type[LessonScene], kwargs: tuple[tuple[str, Any], ...]
