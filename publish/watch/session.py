@@ -174,7 +174,9 @@ class Session:
         watching = self.state.watching
         titles = timing.titles(scenes)
         first = [s for s in scenes if clip_name(s.step, s.slug) == watching and s not in titles]
-        order = first + [s for s in scenes if s not in first and s not in titles]
+        # The others longest first (as a render queues them): the last to finish is short.
+        others = [s for s in scenes if s not in first and s not in titles]
+        order = first + sorted(others, key=lambda s: -self._seconds(s))
         todo: dict[Future[worker.ClipResult], tuple[type[LessonScene], Any]] = {}
         for scene in order:
             job = self._job(lesson, scene, ())
@@ -225,6 +227,11 @@ class Session:
         self.state.update(done=True, last=summary)
         if len(redone) != 1:
             self.say(summary)
+
+    def _seconds(self, scene: type[LessonScene]) -> float:
+        """How long ``scene``'s clip was when last made (0 if never)."""
+        made = self.made.get(clip_name(scene.step, scene.slug))
+        return made.seconds if made is not None else 0.0
 
     def _minutes(self, lesson: Lesson, scenes: Sequence[type[LessonScene]]) -> dict[str, Any]:
         seconds = sum(made.seconds for name, made in self.made.items() if name in self.state.order)
