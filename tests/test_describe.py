@@ -101,6 +101,10 @@ def test_every_text_is_said_exempt_or_described() -> None:
         ),
         (r"\textstyle\sum_i w_i \cdot v_i", "Σᵢ wᵢ · vᵢ"),
         (r"e^6 \approx 403", "e^6 ≈ 403"),
+        (
+            r"\mathrm{Concat}(\mathrm{head}_1, \dots, \mathrm{head}_h) W^O",
+            "Concat(head₁, …, headₕ) W^O",
+        ),
     ],
 )
 def test_a_formula_is_described_in_the_notation_it_shows(latex: str, shown: str) -> None:
