@@ -101,13 +101,13 @@ def test_a_cue_too_fast_to_read_stays_into_the_silence_after_its_words() -> None
     alone = publish.media.cues.eased([fast], 5000)[0]
     assert (alone.start, alone.end) == (1000, 2300)  # it lingers; it never shows early for it
     eased = publish.media.cues.eased([Cue(0, 900, "a"), fast, Cue(2100, 3000, "b")], 3000)
-    # up to the next cue, then as early as the last cue allows (0.1 s), and the next cue
-    # (0.9 s for a letter: 0.07 s to spare) a little after its words
-    assert eased[1] == Cue(900, 2167, fast.text)
-    assert eased[2] == Cue(2167, 3000, "b")
+    # up to the next cue, then as early as the last cue allows (0.1 s), then the next cue
+    # starts 0.1 s after its words (left 0.8 s for a letter: the clip ends there)
+    assert eased[1] == Cue(900, 2200, fast.text)
+    assert eased[2] == Cue(2200, 3000, "b")
     tight = publish.media.cues.eased([fast, Cue(2100, 2933, "b")], 3000)
-    assert tight[1] == Cue(2100, 2933, "b")  # a cue with no time to spare is not delayed
-    assert tight[0] == Cue(1000 - 150, 2100, fast.text)  # at most 0.15 s early
+    assert tight[0] == Cue(1000 - 150, 2150, fast.text)  # at most 0.15 s early, then later
+    assert tight[1] == Cue(2150, 2983, "b")  # the next, 0.05 s late, stays into the silence
 
 
 def test_every_cue_eased_keeps_to_20_characters_a_second_where_the_silence_allows() -> None:

@@ -84,15 +84,19 @@ def _setup(w: Worked) -> str:
     """The header's question, with what the lesson starts from: Day 004's one query, every
     token's own query, or the embeddings the heads project."""
     lesson = w.lesson
-    if any(kind in ONE_QUERY for kind in lesson.steps):
-        return say(lesson, "handout.line.setup", question=lesson.question, query=w.query, d_k=w.d_k)
-    if lesson.heads:
+    steps = set(lesson.steps)
+    if lesson.heads and not steps & ONE_QUERY:
         return say(lesson, "handout.line.setup_heads", question=lesson.question)
-    return say(lesson, "handout.line.setup_grid", question=lesson.question, d_k=w.grid.d_k)
+    if steps & GRID and not steps & ONE_QUERY:
+        return say(lesson, "handout.line.setup_grid", question=lesson.question, d_k=w.grid.d_k)
+    return say(lesson, "handout.line.setup", question=lesson.question, query=w.query, d_k=w.d_k)
 
 
-ONE_QUERY = ("score", "softmax", "mix", "rival")
+ONE_QUERY = frozenset({"score", "softmax", "mix", "rival"})
 """The steps that work Day 004's one query: a lesson with any of them says what it is."""
+GRID = frozenset({"all_queries", "mask"})
+"""The steps where every token asks: a lesson with them (and no one query) says so. Any other
+lesson, a new kind's too, starts from its one query."""
 
 
 def write_handout(folder: Path, lesson: Lesson) -> bool:

@@ -34,11 +34,12 @@ SHORTEST, LONGEST = 833, 7000
 at 24 fps (5/6 s), and the BBC's and Netflix's longest."""
 FASTEST = 20.0
 """Characters a second a cue may ask a viewer to read."""
-LEAD, LINGER, LATE = 150, 1500, 150
+LEAD, LINGER, LATE = 150, 1500, 200
 """How much earlier (ms) a cue too fast to read, or too short, may appear than its words; how
 much longer it may stay after them, into the silence before the next cue (the BBC lets a
 caption linger there rather than outpace its reader); and how much later the next cue may then
-start than its own words, when that silence is too short and the next cue has time to spare.
+start than its own words, when that silence is too short (the next cue, then short itself,
+eases the same way: into the silence after it, where a sentence cut in two has its pause).
 Each start stays within the 0.25 s a cue keeps to its words; each end stays in the silence."""
 _PAUSE_EASE = 200
 """How much longer (ms) than its words a cue cut inside a beat may be counted on to show, when
@@ -112,7 +113,7 @@ def eased(cues: Sequence[Cue], end: int) -> list[Cue]:
     """``cues`` (a clip's, in order, ending by ``end`` ms), each too fast to read or shorter
     than :data:`SHORTEST` given what it lacks: up to :data:`LINGER` after its words, until the
     next cue shows; up to :data:`LEAD` before them, after the last cue ends; and, if it still
-    lacks some, up to :data:`LATE` of the next cue's start, where that cue can spare it."""
+    lacks some, up to :data:`LATE` of the next cue's start, which then eases in its turn."""
     pending = list(cues)
     out: list[Cue] = []
     for i, cue in enumerate(pending):
@@ -127,8 +128,7 @@ def eased(cues: Sequence[Cue], end: int) -> list[Cue]:
         start = min(cue.start, max(before, cue.start - (more - (stop - cue.end))))
         short = _wanted(cue) - (stop - start)
         if short > 0 and following is not None and stop == following.start:
-            spare = (following.end - following.start) - _wanted(following)
-            later = max(0, min(short, LATE, spare))
+            later = min(short, LATE)
             pending[i + 1] = Cue(following.start + later, following.end, following.text)
             stop += later
         out.append(Cue(start, stop, cue.text))
