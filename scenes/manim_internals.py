@@ -30,7 +30,7 @@ import unicodedata
 import warnings
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import av
 import manim
@@ -44,6 +44,14 @@ from manim.mobject.text.text_mobject import TEXT2SVG_ADJUSTMENT_FACTOR
 from manim.scene.scene_file_writer import SceneFileWriter
 from manim.scene.video_segment_encoder import VideoSegmentEncoder
 from manim.utils.color import ParsableManimColor
+
+if TYPE_CHECKING:  # for annotations only: the builder's class is private to manim
+    from manim import Animation, Mobject
+    from manim.mobject.mobject import _AnimationBuilder
+
+    Playable: TypeAlias = Animation | Mobject | _AnimationBuilder
+    """What ``Scene.play`` takes: an animation, or ``mob.animate.…`` (which manim types as
+    its builder or the mobject itself)."""
 
 __all__ = [
     "SPEEDUPS",

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from playwright.sync_api import Browser
+from selenium import webdriver
 
 from attention_core import Lesson, ShareQuiz, english, parse_lesson
 from attention_core import formatting as fmt
@@ -23,7 +24,7 @@ from scenes import scenes_for
 
 from .lessons import asking_lesson_data, default_data, heads_lesson_data
 from .scene_checks import allowed_numbers, lesson_texts
-from .test_accessibility import _violations
+from .test_accessibility import _violations, driver  # noqa: F401 (driver: a fixture)
 from .test_lecture_kit import _Prose, browser, visible_numbers  # noqa: F401 (browser: a fixture)
 from .test_scenes import LESSONS, _words, probe
 
@@ -490,11 +491,11 @@ def test_day_006s_handout_prints_whole(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", ["day005_masked", "day006_heads"])
 def test_the_series_handout_passes_axe(
     name: str,
-    browser: Browser,  # noqa: F811
+    driver: webdriver.Chrome,  # noqa: F811
     tmp_path: Path,
 ) -> None:
     write_handout(tmp_path, LESSONS[name])
-    assert _violations(browser, tmp_path / "handout.html") == []
+    assert _violations(driver, tmp_path / "handout.html") == []
 
 
 def test_greek_day_005s_handout_has_no_english() -> None:

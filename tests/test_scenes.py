@@ -200,12 +200,19 @@ def _scene_strings() -> list[tuple[str, int, str]]:
             if isinstance(node, ast.FormattedValue) and node.format_spec is not None
             for part in ast.walk(node.format_spec)
         }
+        # An exception's message is for the developer whose code raised it: never on screen.
+        raised = {
+            id(part)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Raise) and node.exc is not None
+            for part in ast.walk(node.exc)
+        }
         found += [
             (path.name, node.lineno, node.value)
             for node in ast.walk(tree)
             if isinstance(node, ast.Constant)
             and isinstance(node.value, str)
-            and id(node) not in docstrings | specs
+            and id(node) not in docstrings | specs | raised
         ]
     return found
 

@@ -123,7 +123,7 @@ def test_the_course_page_plays_each_lesson_beside_its_transcript(
     )
     assert players == [
         ["lesson-1", "default/attention_by_hand.mp4"],
-        ["lesson-2", "four_tokens/attention_by_hand.mp4"],
+        ["lesson-2", "four_tokens/attention_with_four_tokens.mp4"],
     ]
     page.evaluate("document.querySelectorAll('video').forEach(v => v.muted = true)")
 

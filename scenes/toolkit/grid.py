@@ -13,7 +13,7 @@ from scenes.toolkit.figures import Figure, figure
 from scenes.toolkit.vectors import FAINTEST, FULLEST
 
 if TYPE_CHECKING:
-    from scenes.toolkit import Playable
+    from scenes.manim_internals import Playable
 
 __all__ = ["DARK", "CellGrid"]
 
