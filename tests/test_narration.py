@@ -22,7 +22,16 @@ from publish.media.files import sha256
 from publish.narration.level import LUFS, PEAK
 from publish.narration.recordings import recordings_problem
 from publish.narration.script import spoken
-from publish.narration.voices import HEART, JOE, Narrator, Voice, VoiceError, choose_voice, seconds
+from publish.narration.voices import (
+    CAPTIONED,
+    HEART,
+    JOE,
+    Narrator,
+    Voice,
+    VoiceError,
+    choose_voice,
+    seconds,
+)
 from publish.presets import FULL_NAME
 from scenes import style
 from tests.conftest import LOW, ROOT, cli
@@ -161,6 +170,24 @@ def test_a_voice_that_cannot_speak_is_named(spec: str, message: str, tmp_path: P
     (tmp_path / "lonely.onnx").write_bytes(b"")
     with pytest.raises(VoiceError, match=re.escape(message)):
         choose_voice(str(tmp_path / spec) if spec.endswith(".onnx") else spec, default_lesson())
+
+
+def test_a_beat_said_faster_than_its_caption_can_be_read_is_said_slower(tmp_path: Path) -> None:
+    """Mask, step 1 of Day 005: joe says its 70 characters in 3.0 s, 23 a second, faster than
+    any cue of it can be read; said again, slower, it comes near the captions' 20."""
+    voice = choose_voice(JOE, default_lesson())
+    assert voice is not None
+    words = "Here is the grid again. But a sentence is written one token at a time."
+    brisk = Narrator(voice, tmp_path).say("04_mask-01", words)  # no caption: its own pace
+    paced = Narrator(voice, tmp_path).say("04_mask-01", words, len(words))
+    assert paced != brisk
+    assert len(words) / seconds(brisk) > CAPTIONED
+    # near it: Piper slows its sounds more than its pauses; the cues ease the rest
+    assert len(words) / seconds(paced) <= CAPTIONED * 1.05
+    calm = "Step three: mix."
+    assert Narrator(voice, tmp_path).say("x", calm, len(calm)).read_bytes() == (
+        Narrator(voice, tmp_path).say("x", calm).read_bytes()
+    )  # slow enough already: said once, as the voice says it
 
 
 @pytest.mark.parametrize("kind", [JOE, HEART, "espeak"])

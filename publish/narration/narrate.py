@@ -29,7 +29,7 @@ class Speaking:
 
     def speech(self, beat: str, said: str) -> float:
         """Seconds the narrator takes to say ``said`` for ``beat``, speaking it if need be."""
-        self.files[beat] = self.narrator.say(beat, spoken(said, self.words))
+        self.files[beat] = self.narrator.say(beat, spoken(said, self.words), len(said))
         return seconds(self.files[beat])
 
     def placed(self, beats: Sequence[BeatTiming]) -> tuple[tuple[float, Path], ...]:

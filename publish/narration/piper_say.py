@@ -2,8 +2,9 @@
 
 Piper is GPL-3.0; the project only runs it, as a separate program, and talks to it through
 pipes and files. CONF: Piper's synthesis settings as JSON. The model loads once; then each line
-of standard input, a JSON ``[words, wav path]``, is spoken into its file, and the path is
-written back on a line of its own when the file is complete.
+of standard input, a JSON ``[words, wav path, slower]``, is spoken into its file (``slower``
+times CONF's ``length_scale``), and the path is written back on a line of its own when the
+file is complete.
 
 onnxruntime runs on one thread: the renders beside it have the other cores, and a fixed thread
 count keeps its arithmetic, and so the samples, the same on machines with more cores.
@@ -30,9 +31,10 @@ def main(argv: list[str]) -> int:
             model, sess_options=options, providers=["CPUExecutionProvider"]
         ),
     )
-    config = SynthesisConfig(**json.loads(settings))
+    base = json.loads(settings)
     for line in sys.stdin:
-        words, path = json.loads(line)
+        words, path, slower = json.loads(line)
+        config = SynthesisConfig(**{**base, "length_scale": base["length_scale"] * slower})
         with wave.open(path, "wb") as audio:
             voice.synthesize_wav(words, audio, syn_config=config)
         print(path, flush=True)

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from attention_core import Lesson
+from publish.media.cues import FASTEST
 from publish.media.ffmpeg import ffmpeg
 from publish.media.files import partial_name, replacing, sha256
 from publish.narration.level import level
@@ -46,6 +47,8 @@ HIBARI_SETTINGS = {"seed": 0, "speed": 1.3}
 """hibari samples noise from a generator its ``seed`` fixes: the same words, the same samples.
 At its teacher's pace (1.0) heart says a caption in 1.4 times joe's time (8.9 s against 6.3 s
 for step 3's why); 1.3 brings it near joe's brisk pace."""
+ESPEAK_RATE = 175
+"""espeak-ng's own rate, in words a minute (``-s``)."""
 RECORDING_SUFFIXES = (".wav", ".flac", ".mp3", ".m4a")
 PIPER_SETTINGS = {"noise_scale": 0.0, "noise_w_scale": 0.0, "length_scale": 0.81}
 """Piper samples noise (onnxruntime's seed does not reach it): without it the same words give
@@ -54,6 +57,15 @@ captions take 5:40 to say and the narrated video runs 6:01; at 0.86 of it, 5:11 
 24 s of breaths and 2 s of animations longer than their words made 5:38; at 0.83, 5:30 (and
 5:31.5 unrounded to frames, as 1080p renders it). 0.81, about 195 words a minute, brisk for
 an explainer, keeps it under 5½ minutes at every quality."""
+
+
+CAPTIONED = FASTEST
+"""Characters a second of its caption a synthesised beat may be said at: what a viewer can
+read (:data:`publish.media.cues.FASTEST`). A beat said faster is said again, slower, once."""
+SLOWEST = 1.3
+"""The most a beat is slowed for its caption: a rate beyond it is for the cues to ease."""
+PACINGS = 2
+"""How many times a beat is said again, each slower by what the last still lacked."""
 
 
 class VoiceError(ValueError):
@@ -86,35 +98,54 @@ class Narrator:
     voice: Voice
     store: Path
 
-    def say(self, beat: str, words: str) -> Path:
+    def say(self, beat: str, words: str, shown: int = 0) -> Path:
         """The stored speech of ``words`` (a recordings voice: of ``beat``'s recording), made
-        now only if this voice has not said them before."""
-        stored = self._stored(beat, words)
+        now only if this voice has not said them before. A synthesised beat whose caption
+        (``shown`` characters) it says faster than :data:`CAPTIONED` is said again, slower."""
+        stored = self._stored(beat, words, shown)
         if not stored.is_file():
             self.store.mkdir(parents=True, exist_ok=True)
             raw = partial_name(stored.with_suffix(".raw.wav"))
             try:
-                self._synthesise(beat, words, raw)
                 with replacing(stored) as temporary:
+                    self._synthesise(beat, words, raw)
                     level(raw, temporary)
+                    slower = 1.0
+                    for _ in range(PACINGS):  # a voice slows its sounds, not its pauses
+                        more = self._slower(shown, seconds(temporary))
+                        if more <= 1 or slower >= SLOWEST:
+                            break
+                        slower = min(SLOWEST, slower * more)
+                        self._synthesise(beat, words, raw, slower)
+                        level(raw, temporary)
             finally:
                 raw.unlink(missing_ok=True)
         return stored
 
-    def _stored(self, beat: str, words: str) -> Path:
-        said = beat if self.voice.kind == "recordings" else words
+    def _stored(self, beat: str, words: str, shown: int) -> Path:
+        said = beat if self.voice.kind == "recordings" else f"{words}\0{shown}"
         name = hashlib.sha256(f"{self.voice.digest}\0{said}".encode()).hexdigest()
         return self.store / f"{name}.wav"
 
-    def _synthesise(self, beat: str, words: str, path: Path) -> None:
-        """Write the beat's speech to ``path`` as the voice makes it."""
+    def _slower(self, shown: int, length: float) -> float:
+        """How many times slower to say a beat whose caption would be read too fast (1: not)."""
+        if self.voice.kind == "recordings" or length <= 0 or shown / length <= CAPTIONED:
+            return 1.0
+        return min(SLOWEST, shown / length / CAPTIONED)
+
+    def _synthesise(self, beat: str, words: str, path: Path, slower: float = 1.0) -> None:
+        """Write the beat's speech to ``path`` as the voice makes it, ``slower`` times slower
+        than its own settings."""
         voice = self.voice
         if voice.kind == "piper":
-            _piper_process(voice.source).say(words, path)
+            _piper_process(voice.source).say(words, path, slower)
         elif voice.kind == "hibari":
-            _hibari(voice.source).save(words, str(path), **HIBARI_SETTINGS)
+            speed = HIBARI_SETTINGS["speed"] / slower
+            _hibari(voice.source).save(words, str(path), **{**HIBARI_SETTINGS, "speed": speed})
         elif voice.kind == "espeak":
-            _run(["espeak-ng", "-v", voice.source, "-w", str(path), "--stdin"], words)
+            rate = str(round(ESPEAK_RATE / slower))
+            command = ["espeak-ng", "-v", voice.source, "-s", rate, "-w", str(path), "--stdin"]
+            _run(command, words)
         else:
             ffmpeg("-i", str(_recording(voice, beat)), "-ac", "1", "-c:a", "pcm_s16le", str(path))
 
@@ -135,12 +166,12 @@ class _Piper:
         )
         atexit.register(self.close)
 
-    def say(self, words: str, path: Path) -> None:
+    def say(self, words: str, path: Path, slower: float = 1.0) -> None:
         stdin, stdout = self.process.stdin, self.process.stdout
         assert stdin is not None
         assert stdout is not None
         try:
-            stdin.write(json.dumps([words, str(path)]) + "\n")
+            stdin.write(json.dumps([words, str(path), slower]) + "\n")
             stdin.flush()
             done = stdout.readline().strip() == str(path)
         except BrokenPipeError:
@@ -285,6 +316,7 @@ def _espeak_version() -> str:
 
 
 def _digest(*parts: object) -> str:
-    """A voice's identity: its parts, and the code that turns words into its stored speech."""
-    text = json.dumps([*parts, source_digest(["publish.narration"])], default=str)
+    """A voice's identity: its parts, the pace its captions allow, and the code that turns
+    words into its stored speech."""
+    text = json.dumps([*parts, CAPTIONED, source_digest(["publish.narration"])], default=str)
     return hashlib.sha256(text.encode()).hexdigest()
