@@ -428,6 +428,16 @@ def run(argv: list[str] | None = None) -> int:
             signal.signal(each, signal.SIG_IGN)
         print(INTERRUPTED, file=sys.stderr)
         return 128 + int(signum)
+    except BrokenPipeError:  # `render.py --list | head`: the reader has all it wanted
+        _quiet_stdout()
+        return 128 + int(signal.SIGPIPE)
+
+
+def _quiet_stdout() -> None:
+    """Standard output to /dev/null, so that flushing it at exit raises no second error."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 if __name__ == "__main__":

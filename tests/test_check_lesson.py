@@ -85,3 +85,22 @@ def test_a_bad_lesson_is_named_on_stderr_with_exit_2(tmp_path: Path, capsys) -> 
     code, out, err = check(bad, capsys)
     assert (code, out) == (2, "")
     assert "tokens[0].key: expected 4 numbers (the query's length), got 2" in err
+
+
+def test_a_reader_that_stops_early_ends_the_summary_quietly() -> None:
+    """``render.py --check-lesson FILE | head``: the pipe closes before the summary is
+    written; the run ends as a piped command does (141), with no traceback."""
+    import subprocess
+    import sys
+
+    root = Path(render.__file__).resolve().parent
+    command = [sys.executable, "render.py", "--check-lesson", "lessons/day006_heads.toml"]
+    process = subprocess.Popen(
+        command, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert process.stdout is not None
+    process.stdout.close()  # the reader is gone before the first line
+    _, errors = process.communicate(timeout=120)
+    assert process.returncode == 141
+    assert "Traceback" not in errors
+    assert errors == ""
