@@ -61,7 +61,8 @@ an explainer, keeps it under 5½ minutes at every quality."""
 
 CAPTIONED = FASTEST
 """Characters a second of its caption a synthesised beat may be said at: what a viewer can
-read (:data:`publish.media.cues.FASTEST`). A beat said faster is said again, slower, once."""
+read (:data:`publish.media.cues.FASTEST`). A beat said faster is said again, slower (at most
+:data:`PACINGS` times, never slower than :data:`SLOWEST`)."""
 SLOWEST = 1.3
 """The most a beat is slowed for its caption: a rate beyond it is for the cues to ease."""
 PACINGS = 2
@@ -131,7 +132,7 @@ class Narrator:
         """How many times slower to say a beat whose caption would be read too fast (1: not)."""
         if self.voice.kind == "recordings" or length <= 0 or shown / length <= CAPTIONED:
             return 1.0
-        return min(SLOWEST, shown / length / CAPTIONED)
+        return shown / length / CAPTIONED
 
     def _synthesise(self, beat: str, words: str, path: Path, slower: float = 1.0) -> None:
         """Write the beat's speech to ``path`` as the voice makes it, ``slower`` times slower

@@ -268,7 +268,3 @@ class Part:
 
     def draws(self, number: int) -> bool:
         return self.first <= number and (self.last is None or number <= self.last)
-
-    @property
-    def ends_clip(self) -> bool:
-        return self.last is None
