@@ -17,13 +17,25 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from functools import cache
 from typing import Any, TypeVar, cast
 
 from .model import Lesson
 from .words import Words
 
-__all__ = ["ALL", "Path", "Reads", "is_traced", "traced", "untraced", "value_at", "values_of"]
+__all__ = [
+    "ALL",
+    "Path",
+    "Reads",
+    "is_traced",
+    "reads_of",
+    "traced",
+    "traced_path",
+    "untraced",
+    "value_at",
+    "values_of",
+]
 
 Path = tuple[str | int, ...]
 """A field of the lesson: attribute names, tuple indices, words entry names."""
@@ -40,9 +52,22 @@ class Reads:
 
     def __init__(self) -> None:
         self.paths: set[Path] = set()
+        self._captures: list[set[Path]] = []
 
     def add(self, path: Path) -> None:
         self.paths.add(path)
+        for captured in self._captures:
+            captured.add(path)
+
+    @contextmanager
+    def capture(self) -> Iterator[set[Path]]:
+        """The paths read while in the ``with`` block (read before or not), as they come."""
+        captured: set[Path] = set()
+        self._captures.append(captured)
+        try:
+            yield captured
+        finally:
+            self._captures.pop()  # captures nest: the innermost ends first
 
     def sorted(self) -> list[Path]:
         """The paths in a stable order (paths mix names and indices)."""
@@ -200,4 +225,21 @@ def _whole(node: Any) -> Any:
 
 def is_traced(lesson: Lesson) -> bool:
     """Whether ``lesson`` records what is read through it (asking reads nothing)."""
-    return object.__getattribute__(lesson, "__dict__").get("_reads") is not None
+    return reads_of(lesson) is not None
+
+
+def reads_of(lesson: Lesson) -> Reads | None:
+    """Where ``lesson`` records what is read through it; None for a plain lesson."""
+    reads: Reads | None = object.__getattribute__(lesson, "__dict__").get("_reads")
+    return reads
+
+
+def traced_path(value: Any) -> Path | None:
+    """Where ``value`` is in its traced lesson, if it is a traced part of one (the lesson, a
+    token, its words: asking reads nothing); None for anything else."""
+    if isinstance(value, _TracedWords):
+        return value._path
+    if isinstance(value, _Traced):
+        path: Path = object.__getattribute__(value, "__dict__")["_path"]
+        return path
+    return None

@@ -15,8 +15,10 @@ so its clip's key covers those and no more (step 3 shows no quiz, so the quiz is
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache
+from typing import Any, Generic, TypeVar, overload
 
 import numpy as np
 
@@ -36,7 +38,7 @@ from .maths import (
 from .maths import with_rival as add_rival
 from .matrix import Matrix, attend_grid
 from .model import Lesson, Token
-from .reads import is_traced
+from .reads import Path, reads_of
 from .share_quiz import ShareAnswer, share_answer
 from .worked_grid import Cell, Grid, GridRow, worked_grid
 from .worked_heads import HeadWork, MatVec, Projection, entries, worked_head
@@ -182,6 +184,52 @@ class ShareQuizWork:
     """The right option: ``38.2%``."""
 
 
+T = TypeVar("T")
+
+
+class part(Generic[T]):  # noqa: N801 (a decorator, named as functools.cached_property is)
+    """A part of the worked lesson: derived when first read, and kept.
+
+    Through a traced lesson, every read of the part after the first records again the fields
+    it was derived from: a scene that holds nothing of a part it showed, and reads it again in
+    a later beat, has those fields in that beat's reads (:mod:`scenes.state`).
+    """
+
+    def __init__(self, derive: Callable[[Any], T]) -> None:
+        self.derive = derive
+        self.name: str = getattr(derive, "__name__", "")
+        self.__doc__ = derive.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, worked: None, owner: type) -> part[T]: ...
+
+    @overload
+    def __get__(self, worked: Worked, owner: type) -> T: ...
+
+    def __get__(self, worked: Worked | None, owner: type) -> part[T] | T:
+        if worked is None:
+            return self
+        kept: dict[str, tuple[T, frozenset[Path]]] = worked.__dict__.setdefault("_parts", {})
+        reads = reads_of(worked.lesson)
+        if self.name in kept:
+            value, paths = kept[self.name]
+            if reads is not None:
+                for path in paths:
+                    reads.add(path)
+            return value
+        if reads is None:
+            value, paths = self.derive(worked), frozenset()
+        else:
+            with reads.capture() as captured:
+                value = self.derive(worked)
+            paths = frozenset(captured)
+        kept[self.name] = (value, paths)
+        return value
+
+
 class Worked:
     """The lesson worked out by hand: every number more than one place shows, as shown.
 
@@ -198,29 +246,29 @@ class Worked:
     def __init__(self, lesson: Lesson) -> None:
         self.lesson = lesson
 
-    @cached_property
+    @part
     def query(self) -> str:
         return fmt.vector(self.lesson.query)
 
-    @cached_property
+    @part
     def query_entries(self) -> tuple[str, ...]:
         """The query's entries, each in its cell: ``2``, ``0``."""
         return tuple(fmt.number(x) for x in self.lesson.query)
 
-    @cached_property
+    @part
     def d_k(self) -> str:
         return fmt.number(self.lesson.d_k)
 
-    @cached_property
+    @part
     def root_d_k(self) -> str:
         return fmt.number(self.before.attention.root_d_k)
 
-    @cached_property
+    @part
     def before(self) -> Run:
         """The lesson's own tokens."""
         return _run(self.lesson)
 
-    @cached_property
+    @part
     def after(self) -> Run:
         """The same with the rival added last."""
         return _run(add_rival(self.lesson))
@@ -230,17 +278,17 @@ class Worked:
         """The rival's row, scored as the others."""
         return self.after.rows[-1]
 
-    @cached_property
+    @part
     def outcome(self) -> RivalOutcome:
         return compare_rival(self.before.attention, self.after.attention)
 
-    @cached_property
+    @part
     def left(self) -> str:
         """What is left of the top token's share once the rival joins, as step 6's headline
         rounds it: ``43%``."""
         return fmt.percent(self.after.attention.weights[self.outcome.top_token])
 
-    @cached_property
+    @part
     def verdict(self) -> str:
         """What the rival does to the answer, in the lesson's words (the video's sentence)."""
         o, lesson, before, after = self.outcome, self.lesson, self.before, self.after
@@ -260,16 +308,16 @@ class Worked:
             best=after.entries[o.challenger],
         )
 
-    @cached_property
+    @part
     def rule(self) -> str:
         """The softmax's rule of thumb, in the lesson's words."""
         return self.lesson.words.say("softmax.line.rule", step=self.score_step, factor=self.factor)
 
-    @cached_property
+    @part
     def quiz(self) -> Quiz:
         return _quiz(self.lesson, quiz_answer(self.lesson))
 
-    @cached_property
+    @part
     def share_quiz(self) -> ShareQuizWork:
         """The quick check of a lesson whose quiz names ``asker`` and ``to`` (Day 004's is
         :attr:`quiz`)."""
@@ -288,18 +336,18 @@ class Worked:
             answer=fmt.share(q.share),
         )
 
-    @cached_property
+    @part
     def grid(self) -> Grid:
         """Every token asks (head 1's q, k and v in a heads lesson), the lesson's mask applied."""
         return worked_grid(attend_grid(self.lesson), self.lesson.tokens)
 
-    @cached_property
+    @part
     def open_grid(self) -> Grid:
         """The same with no mask, what the mask step starts from; the same numbers as
         :attr:`grid` in a lesson without a mask (it reads no mask, so its key holds none)."""
         return worked_grid(attend_grid(self.lesson, masked=False), self.lesson.tokens)
 
-    @cached_property
+    @part
     def heads(self) -> tuple[HeadWork, ...]:
         """Each head: its matrices, every token's projections, its attention grid; () in a
         lesson without heads."""
@@ -311,7 +359,7 @@ class Worked:
             for h, head in enumerate(lesson.heads)
         )
 
-    @cached_property
+    @part
     def joined(self) -> tuple[tuple[str, ...], ...]:
         """``joined[t]``: token t's outputs of every head, side by side, entry by entry; () in a
         lesson without heads."""
@@ -319,12 +367,12 @@ class Worked:
             return ()
         return tuple(tuple(fmt.output_entry(x) for x in row) for row in self._joined)
 
-    @cached_property
+    @part
     def w_o(self) -> tuple[tuple[str, ...], ...] | None:
         """W_O, row by row, each entry as shown; None when the lesson has none."""
         return None if self.lesson.w_o is None else entries(np.array(self.lesson.w_o))
 
-    @cached_property
+    @part
     def mixed(self) -> tuple[tuple[str, ...], ...]:
         """``mixed[t]``: ``joined[t]`` × W_O, entry by entry (the joined entries themselves when
         the lesson has no W_O); () in a lesson without heads."""
@@ -333,15 +381,15 @@ class Worked:
         w_o = None if self.lesson.w_o is None else np.array(self.lesson.w_o, dtype=np.float64)
         return tuple(tuple(fmt.output_entry(x) for x in row) for row in mix(self._joined, w_o))
 
-    @cached_property
+    @part
     def _embeddings(self) -> Matrix:
         return embeddings_of(self.lesson)
 
-    @cached_property
+    @part
     def _joined(self) -> Matrix:
         return join(tuple(head.attention for head in self.heads))
 
-    @cached_property
+    @part
     def code(self) -> tuple[str, ...]:
         """The "check it in code" snippet, ending with what ``torch`` prints."""
         a = self.before.attention
@@ -365,7 +413,7 @@ def worked(lesson: Lesson) -> Worked:
     Worked
         The numbers and their display strings.
     """
-    return Worked(lesson) if is_traced(lesson) else _kept(lesson)
+    return Worked(lesson) if reads_of(lesson) is not None else _kept(lesson)
 
 
 @cache

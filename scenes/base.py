@@ -48,6 +48,8 @@ class LessonScene(Scene):
         self.narration = narration
         self.boundary = boundary
         self.beats: list[BeatTiming] = []
+        self.framework = frozenset(vars(self)) | {"framework"}
+        """What the scene holds before its code runs: not the step's state (``scenes.state``)."""
 
     @property
     def attention(self) -> Attention:
@@ -99,6 +101,13 @@ class LessonScene(Scene):
                 for i in range(1, len(tokens))
             ]
         )
+
+    def forget(self, *names: str) -> None:
+        """Let go of what the scene held for the beats so far (``self.crowd``, once the crowd
+        has left the screen): nothing later may read it, so the later beats' keys no longer
+        cover what it was made from (``scenes.state``). Names it does not hold are passed over."""
+        for name in names:
+            self.__dict__.pop(name, None)
 
     def setup(self) -> None:
         self.camera.background_color = style.BACKGROUND

@@ -16,7 +16,8 @@ Each reaches past manim's public API, to go faster or to read what manim keeps t
   (it overrides ``Text._text2svg``); :class:`QuotingWriter`: manim's segment list quoted for
   any path (it overrides ``SceneFileWriter._concat_manifest_bytes``).
 - :func:`code_listing`: a ``Code`` block's text, and :data:`MathTexPart`, the class of a
-  formula's part, which manim does not export.
+  formula's part, which manim does not export; :data:`MADE_FROM`, the attributes through which
+  a mobject remembers how it was made.
 
 They were written for manim :data:`WRITTEN_FOR`. On any other version, importing this module
 warns once (:class:`ManimVersionWarning`, saying what to do) and the three speed-ups step aside:
@@ -54,6 +55,7 @@ if TYPE_CHECKING:  # for annotations only: the builder's class is private to man
     its builder or the mobject itself)."""
 
 __all__ = [
+    "MADE_FROM",
     "SPEEDUPS",
     "WRITTEN_FOR",
     "HeldFrameEncoder",
@@ -75,6 +77,14 @@ __all__ = [
     "undrawn_renderer",
     "version_advice",
 ]
+
+MADE_FROM = frozenset(
+    {"file_name", "original_id", "path_obj", "path_string_config", "svg_default", "tex_template"}
+)
+"""A mobject's attributes that are how manim made it, not what it is (``scenes.state`` leaves
+them out of a scene's state): the SVG file a text or formula was read from (a path inside each
+render's own folder), the parser's objects behind its points, and the address of what it was
+copied from (``original_id``, which manim's own hashing leaves out too)."""
 
 WRITTEN_FOR = "0.22.0"
 """The manim version every use below was written and tested against (pyproject.toml pins it)."""

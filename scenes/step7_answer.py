@@ -29,7 +29,7 @@ from manim import (
     linear,
 )
 
-from attention_core import Lesson, ShareQuiz, Words
+from attention_core import Lesson, QuizAnswer, ShareQuiz, Words
 from attention_core import formatting as fmt
 from scenes import style
 from scenes.base import LessonScene
@@ -101,7 +101,6 @@ class Step7Answer(ShareAnswer, LessonScene):
             if self.lesson.mask and not self.lesson.heads:  # the same row, unmasked
                 self.compare_open()
         else:
-            self.quiz = self.worked.quiz.numbers
             self.reveal_answer()
             self.explain_pull()
             self.count_fillers()
@@ -115,12 +114,18 @@ class Step7Answer(ShareAnswer, LessonScene):
             self.check_in_code()
         self.refer()
 
+    @property
+    def quiz(self) -> QuizAnswer:
+        """The quiz's numbers, read anew each time: a beat that uses them has them in its key."""
+        return self.worked.quiz.numbers
+
     # beats -------------------------------------------------------------------------------
 
     def reveal_answer(self) -> None:
         q = self.quiz
         self.heading = heading(self.kicker, self.title)
         cards = option_cards(list(self.worked.quiz.options), width=WIDTH, height=0.8)
+        self.chosen = cards[q.correct].copy()  # as the card will show it, before any move
         self.options = cards.move_to([0, ASKED_Y, 0])
         right = cards[q.correct]
         others = [card for i, card in enumerate(cards) if i != q.correct]
@@ -288,6 +293,9 @@ class Step7Answer(ShareAnswer, LessonScene):
                 ),
                 run_time=style.SLOW * 2,
             )
+        # The options and the bars are gone for good: the card's beats hold nothing of them (its
+        # answer is a copy of the chosen card, kept from the start).
+        self.forget("options", *BARS)
 
     def lay_out_card(self) -> None:
         """The closing card, from the top of the frame to the bottom: the three moves with this
@@ -360,14 +368,10 @@ class Step7Answer(ShareAnswer, LessonScene):
     def answer_block(self) -> VGroup:
         """The quiz's answer as it was chosen, its card and its working, carried to the card."""
         if isinstance(self.lesson.quiz, ShareQuiz):
-            options, correct = (
-                self.worked.share_quiz.options,
-                self.worked.share_quiz.numbers.correct,
-            )
+            q = self.worked.share_quiz
+            card = option_cards(list(q.options), width=WIDTH, height=0.8)[q.numbers.correct]
         else:
-            options, correct = self.worked.quiz.options, self.quiz.correct
-        cards = option_cards(list(options), width=WIDTH, height=0.8)
-        card = cards[correct]
+            card = self.chosen.copy()
         card[0].set_stroke(style.VALUE, width=4).set_fill(style.VALUE, 0.15)
         working = self.pull_formula.copy()
         body = VGroup(card, working).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
@@ -469,6 +473,17 @@ class CountUp(Animation):
 
 
 FILLER_FORMS = ("answer.word.filler_one", "answer.word.filler_many")
+BARS = (
+    "crowd_left",
+    "rival_bar",
+    "crowd_top",
+    "crowd",
+    "crowd_bottom",
+    "counter",
+    "counter_y",
+    "match_line",
+)
+"""What the scene holds of the pull bars, while they are on screen."""
 
 
 def count_label(words: Words, count: float, y: float) -> Text:

@@ -33,20 +33,24 @@ def lesson_with(tmp_path: Path, extra: str, question: str | None = None) -> Less
     return load_lesson(file)
 
 
-def render(lesson: Lesson, store: Path, work: Path) -> worker.ClipResult:
-    return worker.render_clip(job_for(lesson, store, work))
+def render(
+    lesson: Lesson, store: Path, work: Path, step: int = SCORE, scene: str = ""
+) -> worker.ClipResult:
+    return worker.render_clip(job_for(lesson, store, work, step, scene))
 
 
-def job_for(lesson: Lesson, store: Path, work: Path) -> worker.ClipJob:
-    scene = scenes_for(lesson)[SCORE]
+def job_for(
+    lesson: Lesson, store: Path, work: Path, step: int = SCORE, scene: str = ""
+) -> worker.ClipJob:
+    placed = scenes_for(lesson)[step]
     return worker.ClipJob(
-        scene=worker.scene_path(scene),
+        scene=scene or worker.scene_path(placed),
         lesson=lesson,
         quality=QUALITIES["low"],
         fmt="mp4",
         transparent=False,
         work=work,
-        label=scene.slug,
+        label=placed.slug,
         beats=store,
         base="test",
     )
@@ -73,6 +77,82 @@ def test_an_edit_re_renders_only_the_beats_it_changed(tmp_path: Path) -> None:
 
     asked = render(lesson_with(tmp_path, why, question="Which words matter here?"), store, work)
     assert asked.drawn == tuple(range(1, 8))  # read in the first beat: the whole clip
+
+
+ANSWER = 6
+"""Step 7 (answer): nine beats; the bonus filler score sizes the crowd from beat 3, beat 4
+shows it, beat 5 turns the page (the crowd fades out), and the card's four beats after it
+show nothing made from it."""
+
+
+def with_bonus(tmp_path: Path, score: int) -> Lesson:
+    text = re.sub(r"(?m)^bonus_filler_score = .*$", f"bonus_filler_score = {score}", LESSON)
+    assert f"bonus_filler_score = {score}" in text
+    file = tmp_path / f"bonus{score}.toml"
+    file.write_text(text, "utf-8")
+    return load_lesson(file)
+
+
+@pytest.mark.render
+def test_a_number_whose_picture_has_left_re_renders_only_the_beats_that_showed_it(
+    tmp_path: Path,
+) -> None:
+    """The bench's one-number change: beats 3 to 5 drawn, the card reused, the same bytes."""
+    store, work = tmp_path / "beats", tmp_path / "work"
+    score = load_lesson(ROOT / "attention_core" / "lesson.toml").quiz.bonus_filler_score
+    first = render(with_bonus(tmp_path, score), store, work, ANSWER)
+    assert first.beats == 9
+    edited = with_bonus(tmp_path, score + 1)
+    again = render(edited, store, work, ANSWER)
+    assert again.drawn == (3, 4, 5)
+    fresh = render(edited, tmp_path / "fresh", tmp_path / "fresh_work", ANSWER)
+    assert fresh.drawn == tuple(range(1, 10))
+    assert again.video.read_bytes() == fresh.video.read_bytes()
+    assert again.records == fresh.records  # the states told the same in another folder
+
+
+HELD = "tests.held_scene:Held@1"
+
+
+@pytest.mark.render
+@pytest.mark.parametrize(
+    ("edit", "drawn"),
+    [
+        # kept in an attribute until beat 5 is over: every beat it could reach is drawn
+        ('[[tokens]]\ntext = "bird"', (1, 2, 3, 4, 5)),
+        # kept in a local of construct: the same
+        ('question = "Where is it?"', (1, 2, 3, 4, 5)),
+        # read, not kept, and read again in beat 5: the two beats that read it
+        ("query = [3, 0, 1, 1]", (1, 5)),
+    ],
+    ids=["attribute", "local", "worked part read again"],
+)
+def test_what_a_scene_holds_is_in_the_key_of_every_beat_it_reaches(
+    tmp_path: Path, edit: str, drawn: tuple[int, ...]
+) -> None:
+    store, work = tmp_path / "beats", tmp_path / "work"
+    render(lesson_with(tmp_path, ""), store, work, scene=HELD)
+    edited = held_edit(tmp_path, edit)
+    again = render(edited, store, work, scene=HELD)
+    assert again.drawn == drawn
+    fresh = render(edited, tmp_path / "fresh", tmp_path / "fresh_work", scene=HELD)
+    assert again.video.read_bytes() == fresh.video.read_bytes()
+
+
+def held_edit(tmp_path: Path, edit: str) -> Lesson:
+    """The default lesson with one edit: the first token's text, the question or the query."""
+    text = LESSON
+    if edit.startswith("[[tokens]]"):
+        first = re.search(r'(?m)^\[\[tokens\]\]\ntext = "([^"]*)"', text)
+        assert first is not None
+        text = text.replace(first.group(0), edit, 1)
+    else:
+        name = edit.partition(" = ")[0]
+        text, found = re.subn(rf"(?m)^{name} = .*$", edit, text, count=1)
+        assert found == 1
+    file = tmp_path / "edited.toml"
+    file.write_text(text, "utf-8")
+    return load_lesson(file)
 
 
 @pytest.mark.render

@@ -2,16 +2,22 @@
 
 A clip is its beats' segments joined without re-encoding. Each beat's segment is the plays and
 waits of that beat, each already its own x264 stream starting on a keyframe, joined. Its key
-(:func:`beat_key`) covers what its frames depend on: the lesson fields and words read up to and
-including that beat (the scene's state carries over from beat to beat), except the earlier beats'
-captions, which are spoken and subtitled, never drawn; its own timing (frames, speech); and, in
-``base``, the code, the toolchain, the quality, the voice, the scene and its arguments.
+(:func:`state_key`) covers what its frames depend on: the scene's state as the beat begins (what
+is on screen, what the scene and its code hold: :func:`scenes.state.digest`), the lesson fields
+and words the beat reads, its own timing (frames, speech) and, in ``base``, the code, the
+toolchain, the quality, the voice, the scene and its arguments. Where the state cannot be told,
+the key covers instead every field read up to and including the beat (:func:`whole_key`: the
+state carries over), but the earlier beats' captions, which are spoken and subtitled, never drawn.
 
-A render (:class:`Cutter`, the scene's :class:`scenes.beat.Boundary`) draws only the beats whose
-key, recomputed from the paths they read last time (:class:`BeatStore` keeps them) on this run's
-lesson, has no segment; the others are run with their plays skipped, which rebuilds the scene's
-state without drawing a frame. Every render takes this path, from nothing too, so a clip of
-reused and fresh segments has the bytes of one rendered from nothing.
+A render (:class:`Cutter`, the scene's :class:`scenes.beat.Boundary`) replays the scene and draws
+only the beats whose key has no segment; the others run with their plays skipped, which rebuilds
+the scene's state without drawing a frame. A beat that read nothing changed up to its end is
+known to be the same before the replay (its fields, recomputed from the paths it read last time
+on this run's lesson, keep their values: :meth:`BeatRecord.current`); one whose own fields are
+unchanged is the same if the replay reaches it in the state it began in last time, which is told
+as it begins: so an edit whose picture has left the screen, and which the scene no longer holds,
+stops re-rendering where that happened. Every render takes this path, from nothing too, so a
+clip of reused and fresh segments has the bytes of one rendered from nothing.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,12 +44,13 @@ __all__ = [
     "Cutter",
     "Part",
     "WindowReads",
-    "beat_key",
     "is_caption",
+    "state_key",
     "tail_of",
+    "whole_key",
 ]
 
-SCHEMA = "attention-beat-v1"
+SCHEMA = "attention-beat-v2"
 """Bump when the meaning of a beat's key changes."""
 
 Timing = tuple[int, float | None]
@@ -59,19 +66,48 @@ def is_caption(path: ReadPath) -> bool:
     )
 
 
-def beat_key(
+def whole_key(
     base: str, number: int, lesson: Lesson, paths: Sequence[ReadPath], timing: Timing
 ) -> str:
     """The key of beat ``number`` (from 1) of a clip, which read ``paths`` (valued on
     ``lesson``) up to its end and lasted ``timing``. Its number is its place in the scene's
     code: two beats with the same reads and length (one caption entry, filled in for two rows)
     show different things."""
+    return _hashed(base, number, lesson, paths, timing, None)
+
+
+def state_key(
+    base: str,
+    number: int,
+    state: str | None,
+    lesson: Lesson,
+    own: Sequence[ReadPath],
+    timing: Timing,
+    paths: Sequence[ReadPath],
+) -> str:
+    """The key of beat ``number``, begun in ``state`` (:func:`scenes.state.digest`), which read
+    ``own`` itself (valued on ``lesson``) and lasted ``timing``; where the state cannot be told
+    (None), its :func:`whole_key` over ``paths``, everything read up to its end."""
+    if state is None:
+        return whole_key(base, number, lesson, paths, timing)
+    return _hashed(base, number, lesson, own, timing, state)
+
+
+def _hashed(
+    base: str,
+    number: int,
+    lesson: Lesson,
+    paths: Sequence[ReadPath],
+    timing: Timing,
+    state: str | None,
+) -> str:
     payload = {
         "schema": SCHEMA,
         "base": base,
         "number": number,
         "lesson": values_of(lesson, paths),
         "timing": timing,
+        "state": state,
     }
     text = json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -79,27 +115,65 @@ def beat_key(
 
 @dataclass(frozen=True)
 class BeatRecord:
-    """A beat as last rendered: its key, the paths its key covers and its timing."""
+    """A beat as last rendered: its key (its segment's name), what it covers, its timing."""
 
     number: int
     key: str
     paths: tuple[ReadPath, ...]
+    """Every field read up to the beat's end (but earlier beats' captions)."""
     timing: Timing
+    own: tuple[ReadPath, ...] = ()
+    """The fields the beat read itself."""
+    state: str | None = None
+    """The scene's state as the beat began; None where it could not be told."""
+    whole: str = ""
+    """:func:`whole_key` over :attr:`paths`."""
 
     def current(self, base: str, lesson: Lesson) -> bool:
-        """Whether the beat, replayed on ``lesson``, keeps its key (it reads the same values,
-        so it plays the same way: the scenes are deterministic)."""
-        return beat_key(base, self.number, lesson, self.paths, self.timing) == self.key
+        """Whether the beat, replayed on ``lesson``, is known to play as before: nothing it
+        read, up to its end, changed (the scenes are deterministic)."""
+        return whole_key(base, self.number, lesson, self.paths, self.timing) == self.whole
+
+    def plays_as(self, base: str, lesson: Lesson, state: str | None) -> bool:
+        """Whether the beat, begun in ``state`` on ``lesson``, plays as before: the state it
+        began in then, and what it read itself unchanged."""
+        return state is not None and state == self.state and self._own_key(base, lesson)
+
+    def changed_itself(self, base: str, lesson: Lesson) -> bool:
+        """Whether something the beat read itself changed (then it plays otherwise, whatever
+        state it begins in)."""
+        if self.state is None:
+            return not self.current(base, lesson)
+        return not self._own_key(base, lesson)
+
+    def _own_key(self, base: str, lesson: Lesson) -> bool:
+        key = state_key(base, self.number, self.state, lesson, self.own, self.timing, self.paths)
+        return key == self.key
 
     def to_json(self) -> dict[str, Any]:
-        return {"number": self.number, "key": self.key, "paths": self.paths, "timing": self.timing}
+        return {
+            "number": self.number,
+            "key": self.key,
+            "paths": self.paths,
+            "timing": self.timing,
+            "own": self.own,
+            "state": self.state,
+            "whole": self.whole,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> BeatRecord:
         frames, speech = data["timing"]
-        paths = tuple(tuple(path) for path in data["paths"])
         played = (int(frames), None if speech is None else float(speech))
-        return cls(int(data["number"]), str(data["key"]), paths, played)
+        return cls(
+            number=int(data["number"]),
+            key=str(data["key"]),
+            paths=tuple(tuple(path) for path in data["paths"]),
+            timing=played,
+            own=tuple(tuple(path) for path in data["own"]),
+            state=None if data["state"] is None else str(data["state"]),
+            whole=str(data["whole"]),
+        )
 
 
 class BeatStore:
@@ -131,12 +205,23 @@ class BeatStore:
         data = {"clip": clip, "beats": [beat.to_json() for beat in beats]}
         write_text(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
 
-    def reusable(self, clip: str, base: str, lesson: Lesson) -> list[bool]:
-        """For each beat ``clip`` was last made of, whether its segment can be used as it is."""
-        return [
-            beat.current(base, lesson) and self.segment(beat.key).is_file()
-            for beat in self.record(clip)
-        ]
+    def likely_fresh(self, clip: str, base: str, lesson: Lesson) -> list[bool]:
+        """For each beat ``clip`` was last made of, whether it will likely be drawn again on
+        ``lesson``: it changed itself, or it follows a beat that did (what a beat changes is
+        mostly gone from the screen by the end of the next), or its segment is gone. A
+        forecast, to share the drawing out by (:mod:`publish.render.split`): the replay
+        decides."""
+        fresh: list[bool] = []
+        changed = False
+        for beat in self.record(clip):
+            if beat.current(base, lesson) and self.segment(beat.key).is_file():
+                fresh.append(False)
+                changed = False
+                continue
+            itself = beat.changed_itself(base, lesson) or not self.segment(beat.key).is_file()
+            fresh.append(itself or changed)
+            changed = itself
+        return fresh
 
     def put(self, key: str, files: Sequence[Path]) -> None:
         """Store the segment of a beat just drawn: its plays' files joined."""
@@ -179,14 +264,19 @@ class Cut:
     record: BeatRecord
     drawn: bool
     files: list[Path] = field(default_factory=list)
+    reused: bool = False
+    """Its segment is the one the store holds (else it is drawn, or left to another part)."""
 
 
 class Cutter:
     """The beat boundary of a clip rendered a beat at a time (:mod:`publish.render.beats`).
 
-    ``reuse[n]`` says whether beat ``n + 1`` has a segment already: its plays (and those
-    before it since the last beat ended) are skipped. ``part`` (see :class:`Part`) limits what
-    is drawn to its beats; plays after the last beat are drawn by the part that ends the clip.
+    ``previous`` are the beats the clip was last made of, ``stored(key)`` whether the store
+    holds a segment. A beat known to play as before (:meth:`BeatRecord.current`) is skipped,
+    its plays (and those before it since the last beat ended) too; one whose own fields are
+    unchanged is skipped if it begins in the state it began in last time. ``part`` (see
+    :class:`Part`) limits what is drawn to its beats; plays after the last beat are drawn by
+    the part that ends the clip.
     """
 
     def __init__(
@@ -194,7 +284,8 @@ class Cutter:
         base: str,
         lesson: Lesson,
         reads: WindowReads,
-        reuse: Sequence[bool],
+        previous: Sequence[BeatRecord],
+        stored: Callable[[str], bool],
         fps: float,
         draw: Any,
         files: Any,
@@ -203,7 +294,9 @@ class Cutter:
         self.base = base
         self.lesson = lesson
         self.reads = reads
-        self.reuse = list(reuse)
+        self.previous = list(previous)
+        self.stored = stored
+        self.known = [r.current(base, lesson) and stored(r.key) for r in self.previous]
         self.part = part or Part(1)
         self.fps = fps
         self._draw = draw
@@ -211,49 +304,79 @@ class Cutter:
         self.cuts: list[Cut] = []
         self._mark = 0
         self._carried: set[ReadPath] = set()
+        self._state: str | None = None
+        self._reused = False
         self.drawing = True
 
     def start(self, scene: Any) -> None:
         """Before the scene renders: set up its first beat."""
         self._next(scene, 0)
 
-    def _reused(self, index: int) -> bool:
-        return index < len(self.reuse) and self.reuse[index]
+    def _known(self, index: int) -> bool:
+        return index < len(self.known) and self.known[index]
 
     def _next(self, scene: Any, index: int) -> None:
-        self.drawing = not self._reused(index) and self.part.draws(index + 1)
+        self._reused = self._known(index)
+        self.drawing = not self._reused and self.part.draws(index + 1)
         self._draw(scene, self.drawing)
 
     def begin(self, scene: Any, number: int) -> None:
-        return None  # the beat's plays were set up when the one before it ended
+        index = number - 1
+        if self._known(index):  # it plays as before, so it begins as before
+            self._state = self.previous[index].state
+            return
+        from scenes.state import digest
+
+        self._state = digest(scene)
+        if index >= len(self.previous) or len(self._files(scene)) != self._mark:
+            return  # never rendered, or some of it already played as decided
+        before = self.previous[index]
+        if before.plays_as(self.base, self.lesson, self._state) and self.stored(before.key):
+            self._reused = True
+            if self.drawing:
+                self.drawing = False
+                self._draw(scene, False)
 
     def end(self, scene: Any, timing: BeatTiming) -> None:
         files: list[Path | None] = self._files(scene)
         mine, self._mark = files[self._mark :], len(files)
         window = self.reads.take()
         self._carried |= {path for path in window if not is_caption(path)}
-        own = {path for path in window if is_caption(path)}
-        paths = tuple(sorted(self._carried | own, key=json.dumps))
+        captions = {path for path in window if is_caption(path)}
+        paths = tuple(sorted(self._carried | captions, key=json.dumps))
+        own = tuple(sorted(window, key=json.dumps))
         frames = round((timing.end - timing.start) * self.fps)
         played: Timing = (frames, timing.speech)
         number = len(self.cuts) + 1
-        key = beat_key(self.base, number, self.lesson, paths, played)
+        lesson, base, state = self.lesson, self.base, self._state
+        record = BeatRecord(
+            number=number,
+            key=state_key(base, number, state, lesson, own, played, paths),
+            paths=paths,
+            timing=played,
+            own=own,
+            state=state,
+            whole=whole_key(base, number, lesson, paths, played),
+        )
         drawn = [file for file in mine if file is not None]
-        self.cuts.append(Cut(number, BeatRecord(number, key, paths, played), self.drawing, drawn))
+        self.cuts.append(Cut(number, record, self.drawing, drawn, self._reused))
         self._next(scene, len(self.cuts))
 
     def tail(self, scene: Any) -> list[Path]:
         """The files of plays after the last beat (drawn), once the scene has rendered."""
         return [file for file in self._files(scene)[self._mark :] if file is not None]
 
-    def mismatched(self, previous: Sequence[BeatRecord]) -> list[int]:
+    def mismatched(self) -> list[int]:
         """Beats reused that did not play as their record said (never, for deterministic
         scenes): their numbers, to render again with every beat drawn."""
         return [
             cut.number
             for cut in self.cuts
-            if self._reused(cut.number - 1)
-            and (cut.number > len(previous) or previous[cut.number - 1].key != cut.record.key)
+            if cut.reused
+            and (
+                cut.number > len(self.previous)
+                or self.previous[cut.number - 1].key != cut.record.key
+            )
         ]
 
 

@@ -40,8 +40,8 @@ def parts(job: worker.ClipJob, ways: int) -> list[Part]:
         return [Part(1)]
     store = BeatStore(job.beats, f".{job.fmt}")
     clip = f"{job.base}/{job.label}"
-    reusable = store.reusable(clip, job.base, job.lesson)
-    fresh = [r for r, ok in zip(store.record(clip), reusable, strict=True) if not ok]
+    likely = store.likely_fresh(clip, job.base, job.lesson)
+    fresh = [r for r, drawn in zip(store.record(clip), likely, strict=True) if drawn]
     if len(fresh) < 2:
         return [Part(1)]
     return _runs(fresh, min(ways, len(fresh)))

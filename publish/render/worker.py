@@ -332,8 +332,8 @@ def _render(job: ClipJob, started: float) -> ClipResult:
         from publish.render.beats import BeatStore
 
         store = BeatStore(job.beats, f".{job.fmt}")
-        clip = f"{job.base}/{job.label}"
-        result = _render_beats(job, started, store, store.reusable(clip, job.base, job.lesson))
+        previous = store.record(f"{job.base}/{job.label}")
+        result = _render_beats(job, started, store, previous)
         return result or _render_beats(job, started, store, []) or _never()
     return _render_whole(job, started)
 
@@ -342,9 +342,12 @@ def _never() -> ClipResult:
     raise RuntimeError("a beat played differently with every beat drawn")
 
 
-def _render_beats(job: ClipJob, started: float, store: Any, reuse: list[bool]) -> ClipResult | None:
-    """Render ``job`` a beat at a time, drawing only beats not ``reuse``d; None if a reused
-    beat did not play as recorded (the caller draws them all)."""
+def _render_beats(
+    job: ClipJob, started: float, store: Any, previous: list[BeatRecord]
+) -> ClipResult | None:
+    """Render ``job`` a beat at a time, reusing what it can of the ``previous`` beats (none:
+    every beat drawn); None if a reused beat did not play as recorded (the caller draws them
+    all)."""
     from manim import config, tempconfig
 
     from publish.render.beats import Cutter, WindowReads, tail_of
@@ -359,13 +362,13 @@ def _render_beats(job: ClipJob, started: float, store: Any, reuse: list[bool]) -
     if speaking is not None:
         kwargs["narration"] = speaking
     clip = f"{job.base}/{job.label}"
-    previous = store.record(clip)
     with tempconfig(settings(job)):
         cutter = Cutter(
             job.base,
             job.lesson,
             reads,
-            reuse,
+            previous,
+            lambda key: store.segment(key).is_file(),
             config.frame_rate,
             draw_plays,
             segment_files,
@@ -381,7 +384,7 @@ def _render_beats(job: ClipJob, started: float, store: Any, reuse: list[bool]) -
         tail = cutter.tail(scene)
         captions_text = subcaptions_srt(scene)
     probe.beats = tuple(scene.beats)
-    if cutter.mismatched(previous):
+    if cutter.mismatched():
         return None
     for cut in cutter.cuts:
         if cut.drawn and cut.files:
@@ -395,9 +398,7 @@ def _render_beats(job: ClipJob, started: float, store: Any, reuse: list[bool]) -
             tail_key = tail_of(records)
             store.put(tail_key, tail)
     else:
-        segments = [
-            store.segment(cut.record.key) for cut in cutter.cuts if cut.drawn is False or cut.files
-        ]
+        segments = [store.segment(cut.record.key) for cut in cutter.cuts if cut.reused or cut.files]
         join([*segments, *tail], video)
         store.save_record(clip, records)
     captions = None
