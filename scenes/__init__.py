@@ -8,12 +8,16 @@ from functools import cache
 from attention_core import Lesson, default_lesson
 from attention_core.steps import KINDS
 from scenes.base import LessonScene
-from scenes.manim_internals import share_parsed_paths
+from scenes.manim_internals import copy_quickly, share_parsed_paths, split_once
 from scenes.timing import find_scenes_with
 
 __all__ = ["SCENES", "LessonScene", "kind_scene", "placed", "scenes_for"]
 
-share_parsed_paths()  # every render and dry run of these scenes copies text glyphs faster
+# Every render and dry run of these scenes copies mobjects (text glyphs above all) and finds
+# the pieces of their outlines faster; the pictures are the same.
+share_parsed_paths()
+copy_quickly()
+split_once()
 
 
 @cache

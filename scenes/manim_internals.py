@@ -10,7 +10,10 @@ Each reaches past manim's public API, to go faster or to read what manim keeps t
   a clip rendered a beat at a time: the plays of a beat drawn or skipped (state kept, nothing
   drawn), each play's segment file read back, the scene's captions written without its video.
 - :func:`share_parsed_paths`: copies of a text glyph share its parsed SVG path (it replaces
-  ``VMobjectFromSVGPath.__deepcopy__`` for the whole process).
+  ``VMobjectFromSVGPath.__deepcopy__`` for the whole process); :func:`copy_quickly`: every
+  mobject copied without deepcopy's dispatch for its plain attributes (``Mobject.__deepcopy__``);
+  :func:`split_once`: a shape's subpath boundaries found once, not every frame
+  (``VMobject.get_subpath_split_indices_from_points``).
 - :func:`output_files`: where a render left its video and captions (manim 0.22's output plan).
 - :class:`SetText`: ``Text`` with right-to-left text laid out wide enough to be drawn whole
   (it overrides ``Text._text2svg``); :class:`QuotingWriter`: manim's segment list quoted for
@@ -27,6 +30,7 @@ The reads have no plain equivalent: they are tried as they are, and fail where m
 
 from __future__ import annotations
 
+import copy
 import unicodedata
 import warnings
 from fractions import Fraction
@@ -68,10 +72,12 @@ __all__ = [
     "clip_renderer",
     "draw_plays",
     "code_listing",
+    "copy_quickly",
     "concat_list",
     "output_files",
     "segment_files",
     "share_parsed_paths",
+    "split_once",
     "right_to_left",
     "subcaptions_srt",
     "undrawn_renderer",
@@ -300,6 +306,77 @@ def share_parsed_paths() -> None:
     """
     if SPEEDUPS:
         VMobjectFromSVGPath.__deepcopy__ = _copy_sharing_path  # type: ignore[method-assign]
+
+
+# --- copies without deepcopy's dispatch per attribute ---------------------------------------
+
+_ATOMIC = frozenset({type(None), bool, int, float, complex, str, bytes})
+"""Kinds ``copy.deepcopy`` hands back as they are."""
+
+
+def _copy_quickly(self: Mobject, memo: dict[int, Any]) -> Mobject:
+    """``Mobject.__deepcopy__``, the same copy: atomic values kept and number arrays copied
+    (as deepcopy does, sharing kept through ``memo``) without a trip through deepcopy each."""
+    cls = self.__class__
+    result = cls.__new__(cls)
+    memo[id(self)] = result
+    for name, value in self.__dict__.items():
+        kind = type(value)
+        if kind in _ATOMIC:
+            copied = value
+        elif kind is np.ndarray and value.dtype != object:
+            copied = memo.get(id(value))
+            if copied is None:
+                copied = value.copy(order="K")  # what ndarray.__deepcopy__ makes
+                memo[id(value)] = copied
+                copy._keep_alive(value, memo)  # type: ignore[attr-defined]
+        else:
+            copied = copy.deepcopy(value, memo)
+        setattr(result, name, copied)
+    result.original_id = str(id(self))
+    return result
+
+
+def copy_quickly() -> None:
+    """Make every mobject copy (each animation's start, ``mob.copy()``) skip deepcopy's
+    dispatch for its plain attributes and point arrays (idempotent): the same copies, about a
+    sixth of a drawn beat's time before."""
+    if SPEEDUPS:
+        manim.Mobject.__deepcopy__ = _copy_quickly  # type: ignore[assignment]
+
+
+# --- where a glyph's outline breaks into pieces, found once per shape ------------------------
+
+SPLITS_KEPT = 65536
+"""Shapes whose subpath boundaries are kept at most (then the memory starts again)."""
+_splits: dict[tuple[Any, ...], Any] = {}
+_find_splits = manim.VMobject.get_subpath_split_indices_from_points
+
+
+def _splits_once(self: manim.VMobject, points: Any, n_dims: int = 3) -> Any:
+    points = np.asarray(points)
+    key = (
+        points.tobytes(),
+        points.shape,
+        n_dims,
+        self.n_points_per_cubic_curve,
+        self.tolerance_for_point_equality,
+    )
+    found = _splits.get(key)
+    if found is None:
+        if len(_splits) >= SPLITS_KEPT:
+            _splits.clear()
+        found = _find_splits(self, points, n_dims)
+        found.flags.writeable = False  # shared by every frame that draws this shape
+        _splits[key] = found
+    return found
+
+
+def split_once() -> None:
+    """Make the camera find where a shape's outline breaks into subpaths once per shape, not
+    once per frame it is drawn in (idempotent): the same indices from the same points."""
+    if SPEEDUPS:
+        manim.VMobject.get_subpath_split_indices_from_points = _splits_once  # type: ignore[method-assign]
 
 
 # --- right-to-left text, drawn whole --------------------------------------------------------
