@@ -310,31 +310,45 @@ def share_parsed_paths() -> None:
 
 # --- copies without deepcopy's dispatch per attribute ---------------------------------------
 
-_ATOMIC = frozenset({type(None), bool, int, float, complex, str, bytes})
-"""Kinds ``copy.deepcopy`` hands back as they are."""
+_ATOMIC = frozenset({type(None), bool, int, float, complex, str, bytes, manim.ManimColor})
+"""Kinds a copy can share: those ``copy.deepcopy`` hands back as they are, and manim's colours,
+which nothing changes after they are made (manim itself shares one colour's numbers with every
+colour made from it)."""
 
 
 def _copy_quickly(self: Mobject, memo: dict[int, Any]) -> Mobject:
-    """``Mobject.__deepcopy__``, the same copy: atomic values kept and number arrays copied
-    (as deepcopy does, sharing kept through ``memo``) without a trip through deepcopy each."""
+    """``Mobject.__deepcopy__``, the same copy: atomic values shared, number arrays and lists
+    copied (sharing kept through ``memo``, as deepcopy keeps it) without a trip through
+    deepcopy for each; anything else deep-copied as before."""
     cls = self.__class__
     result = cls.__new__(cls)
     memo[id(self)] = result
     for name, value in self.__dict__.items():
-        kind = type(value)
-        if kind in _ATOMIC:
-            copied = value
-        elif kind is np.ndarray and value.dtype != object:
-            copied = memo.get(id(value))
-            if copied is None:
-                copied = value.copy(order="K")  # what ndarray.__deepcopy__ makes
-                memo[id(value)] = copied
-                copy._keep_alive(value, memo)  # type: ignore[attr-defined]
-        else:
-            copied = copy.deepcopy(value, memo)
-        setattr(result, name, copied)
+        setattr(result, name, _copied(value, memo))
     result.original_id = str(id(self))
     return result
+
+
+def _copied(value: Any, memo: dict[int, Any]) -> Any:
+    kind = type(value)
+    if kind in _ATOMIC:
+        return value
+    if kind is np.ndarray and value.dtype != object:
+        made = memo.get(id(value))
+        if made is None:
+            made = value.copy(order="K")  # what ndarray.__deepcopy__ makes
+            memo[id(value)] = made
+            copy._keep_alive(value, memo)  # type: ignore[attr-defined]
+        return made
+    if kind is list:
+        made = memo.get(id(value))
+        if made is None:
+            made = []
+            memo[id(value)] = made
+            made.extend(_copied(item, memo) for item in value)
+            copy._keep_alive(value, memo)  # type: ignore[attr-defined]
+        return made
+    return copy.deepcopy(value, memo)
 
 
 def copy_quickly() -> None:
