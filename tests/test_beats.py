@@ -197,3 +197,27 @@ def test_a_clip_shared_out_between_two_processes_is_the_clip_rendered_whole(
     assert fresh.captions is not None
     assert shared.captions.read_text("utf-8") == fresh.captions.read_text("utf-8")
     assert parts(job, 2) == [Part(1)]  # now every beat is in the store: nothing to share
+
+
+def test_pruning_keeps_what_clips_use_and_the_newest_of_the_rest(tmp_path: Path) -> None:
+    """The store's segments no record names go, oldest first, beyond the room it spares."""
+    import json
+    import os
+
+    from publish.render.beats import BeatRecord, BeatStore, tail_of
+
+    store = BeatStore(tmp_path)
+    used = BeatRecord(1, "a" * 64, (), (10, None), (), "s", "w")
+    store.save_record("clip", [used])
+    for age, key in enumerate(["a" * 64, "b" * 64, "c" * 64, "d" * 64]):
+        segment = store.segment(key)
+        segment.write_bytes(b"x" * 1000)
+        os.utime(segment, (1_000_000 - age * 10, 1_000_000 - age * 10))
+    store.segment(tail_of([used])).write_bytes(b"t" * 10)
+    freed = store.prune(spare=2500)
+    assert freed == 1000  # a is named; b and c (the newest two) fit in the room; d goes
+    left = sorted(path.stem[:1] for path in tmp_path.glob("*.mp4"))
+    assert left == sorted(["a", "b", "c", tail_of([used])[:1]])
+    store.used("c" * 64)  # reused now: the newest
+    assert store.prune(spare=1500) == 1000  # b goes, c stays
+    assert json.loads(next((tmp_path / "records").glob("*.json")).read_text())["beats"]

@@ -22,8 +22,10 @@ clip of reused and fresh segments has the bytes of one rendered from nothing.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import os
 import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -52,6 +54,10 @@ __all__ = [
 
 SCHEMA = "attention-beat-v2"
 """Bump when the meaning of a beat's key changes."""
+
+SPARE_BYTES = 256 * 1024 * 1024
+"""How much of the beat store its segments no clip uses now may take at least (the edits a
+lecturer may undo): :meth:`BeatStore.prune`."""
 
 Timing = tuple[int, float | None]
 """A beat's own timing: its length in frames and its speech in seconds (None: silent)."""
@@ -222,6 +228,45 @@ class BeatStore:
             fresh.append(itself or changed)
             changed = itself
         return fresh
+
+    def used(self, key: str) -> None:
+        """Note that the segment of ``key`` was just reused (:meth:`prune` keeps the newest)."""
+        with contextlib.suppress(OSError):
+            os.utime(self.segment(key))
+
+    def prune(self, spare: int = SPARE_BYTES) -> int:
+        """Delete the least recently used segments no clip's record names, beyond ``spare``
+        bytes of them (or as many as the named ones take, if more): what an edit undone would
+        reuse stays, the rest goes. Returns the bytes freed."""
+        named: set[str] = set()
+        for record in (self.folder / "records").glob("*.json"):
+            try:
+                beats = [BeatRecord.from_json(b) for b in json.loads(record.read_text())["beats"]]
+            except (OSError, ValueError, TypeError, KeyError):
+                continue
+            named.update(beat.key for beat in beats)
+            named.add(tail_of(beats))
+        unnamed, kept = [], 0
+        for segment in self.folder.glob(f"*{self.suffix}"):
+            try:
+                found = segment.stat()
+            except OSError:
+                continue
+            if segment.stem in named:
+                kept += found.st_size
+            else:
+                unnamed.append((found.st_mtime, found.st_size, segment))
+        room = max(spare, kept)
+        freed = 0
+        for _, size, segment in sorted(unnamed, reverse=True):  # newest first: kept first
+            if room >= size:
+                room -= size
+                continue
+            with contextlib.suppress(OSError):
+                segment.unlink()
+                freed += size
+            room = 0
+        return freed
 
     def put(self, key: str, files: Sequence[Path]) -> None:
         """Store the segment of a beat just drawn: its plays' files joined."""

@@ -389,6 +389,8 @@ def _render_beats(
     for cut in cutter.cuts:
         if cut.drawn and cut.files:
             store.put(cut.record.key, cut.files)
+        elif cut.reused:
+            store.used(cut.record.key)
     records = tuple(cut.record for cut in cutter.cuts)
     video = job.work / "video" / f"clip.{job.fmt}"
     video.parent.mkdir(parents=True, exist_ok=True)
