@@ -85,12 +85,21 @@ __all__ = [
 ]
 
 MADE_FROM = frozenset(
-    {"file_name", "original_id", "path_obj", "path_string_config", "svg_default", "tex_template"}
+    {
+        "_code_html",
+        "file_name",
+        "original_id",
+        "path_obj",
+        "path_string_config",
+        "svg_default",
+        "tex_template",
+    }
 )
 """A mobject's attributes that are how manim made it, not what it is (``scenes.state`` leaves
 them out of a scene's state): the SVG file a text or formula was read from (a path inside each
-render's own folder), the parser's objects behind its points, and the address of what it was
-copied from (``original_id``, which manim's own hashing leaves out too)."""
+render's own folder), the parser's objects behind its points, a code listing's HTML, and the
+address of what it was copied from (``original_id``, which manim's own hashing leaves out too).
+Any other attribute is part of the state; one that cannot be told makes the state unknown."""
 
 WRITTEN_FOR = "0.22.0"
 """The manim version every use below was written and tested against (pyproject.toml pins it)."""

@@ -144,7 +144,7 @@ class _Hasher:
         elif kind is np.ndarray:
             self._put("array", value.dtype.str, value.shape)
             self.chunks.append(np.ascontiguousarray(value).tobytes())
-        elif isinstance(value, np.generic | enum.Enum | ManimColor):
+        elif isinstance(value, np.generic | enum.Enum | ManimColor | range | slice):
             self._put(value)
         elif value is self.scene:
             self._put("scene")
@@ -229,13 +229,9 @@ class _Hasher:
     def _held(self, kind: str, own: dict[str, Any], names: list[str]) -> None:
         self._put("mobject", kind)
         for name in names:
-            if name in MADE_FROM:
-                continue
-            self._put(name)
-            try:
+            if name not in MADE_FROM:
+                self._put(name)
                 self._value(own[name])
-            except Opaque:  # how manim made it (a parser's objects), not what it draws
-                self._put("opaque")
 
 
 _VECTOR = VMobject()
