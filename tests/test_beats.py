@@ -221,3 +221,19 @@ def test_pruning_keeps_what_clips_use_and_the_newest_of_the_rest(tmp_path: Path)
     store.used("c" * 64)  # reused now: the newest
     assert store.prune(spare=1500) == 1000  # b goes, c stays
     assert json.loads(next((tmp_path / "records").glob("*.json")).read_text())["beats"]
+
+
+@pytest.mark.render
+def test_a_render_whose_stop_file_appears_stops_as_its_next_beat_begins(tmp_path: Path) -> None:
+    """How a newer save stops a clip already rendering (``ClipJob.stop``)."""
+    from dataclasses import replace
+
+    store, work, stop = tmp_path / "beats", tmp_path / "work", tmp_path / "stop"
+    job = replace(job_for(lesson_with(tmp_path, ""), store, work, scene=HELD), stop=stop)
+    stop.touch()
+    with pytest.raises(worker.ClipStopped, match="outdated"):
+        worker.render_clip(job)
+    assert not list(store.glob("*.mp4"))  # nothing of it stored
+    assert not (work / "video").exists() or not list((work / "video").iterdir())
+    stop.unlink()
+    assert worker.render_clip(job).drawn == (1, 2, 3, 4, 5, 6)  # the next carries on

@@ -45,6 +45,7 @@ __all__ = [
     "Cut",
     "Cutter",
     "Part",
+    "Stopped",
     "WindowReads",
     "is_caption",
     "state_key",
@@ -313,6 +314,10 @@ class Cut:
     """Its segment is the one the store holds (else it is drawn, or left to another part)."""
 
 
+class Stopped(Exception):
+    """A render stopped as beat ``args[0]`` began: what it was rendering is outdated."""
+
+
 class Cutter:
     """The beat boundary of a clip rendered a beat at a time (:mod:`publish.render.beats`).
 
@@ -321,7 +326,8 @@ class Cutter:
     its plays (and those before it since the last beat ended) too; one whose own fields are
     unchanged is skipped if it begins in the state it began in last time. ``part`` (see
     :class:`Part`) limits what is drawn to its beats; plays after the last beat are drawn by
-    the part that ends the clip.
+    the part that ends the clip. ``stopped`` is asked as each beat begins: yes stops the
+    render there (:class:`Stopped`).
     """
 
     def __init__(
@@ -335,8 +341,10 @@ class Cutter:
         draw: Any,
         files: Any,
         part: Part | None = None,
+        stopped: Callable[[], bool] | None = None,
     ) -> None:
         self.base = base
+        self.stopped = stopped
         self.lesson = lesson
         self.reads = reads
         self.previous = list(previous)
@@ -366,6 +374,8 @@ class Cutter:
         self._draw(scene, self.drawing)
 
     def begin(self, scene: Any, number: int) -> None:
+        if self.stopped is not None and self.stopped():
+            raise Stopped(number)
         index = number - 1
         if self._known(index):  # it plays as before, so it begins as before
             self._state = self.previous[index].state

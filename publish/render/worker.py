@@ -37,6 +37,7 @@ __all__ = [
     "ENCODER_OPTIONS",
     "ClipFailed",
     "ClipJob",
+    "ClipStopped",
     "ClipResult",
     "DryJob",
     "Event",
@@ -103,6 +104,9 @@ class ClipJob:
     part: Part | None = None
     """Draw only these beats into the beat store, and join nothing: the clip's fresh beats are
     shared out between processes (:mod:`publish.render.split`), which join it."""
+    stop: Path | None = None
+    """A file whose appearance stops the render as its next beat begins (a newer save of the
+    lesson made it outdated): it raises :class:`ClipStopped`."""
 
 
 @dataclass(frozen=True)
@@ -158,6 +162,10 @@ class ClipFailed(Exception):
 
     def __str__(self) -> str:
         return self.message
+
+
+class ClipStopped(ClipFailed):
+    """The render was stopped, as a beat began, because its :attr:`ClipJob.stop` appeared."""
 
 
 def scene_path(scene_class: type[LessonScene]) -> str:
@@ -292,6 +300,8 @@ def dry_run(job: DryJob) -> Probe:
 
 def render_clip(job: ClipJob) -> ClipResult:
     """Render ``job.scene``; raise :class:`ClipFailed` (picklable) if the scene raises."""
+    from publish.render.beats import Stopped
+
     started = time.monotonic()
     _emit("start", job.label)
     try:
@@ -302,6 +312,8 @@ def render_clip(job: ClipJob) -> ClipResult:
                 _seed(job.work.parent, job.work)
             result = _render(job, started)
             shutil.rmtree(job.work / "partial", ignore_errors=True)
+    except Stopped:
+        raise ClipStopped(f"{job.label}: stopped, outdated by a newer save") from None
     except Exception as error:
         raise _failed(error, job.work) from None
     return result
@@ -373,6 +385,7 @@ def _render_beats(
             draw_plays,
             segment_files,
             job.part,
+            stopped=None if job.stop is None else job.stop.exists,
         )
         scene = _scene_class(job.scene)(
             lesson=lesson, renderer=beat_renderer(), boundary=cutter, **kwargs
