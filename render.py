@@ -53,7 +53,15 @@ if __name__ == "__main__" and sys.prefix == sys.base_prefix:
     os.execv(_VENV_PYTHON, [str(_VENV_PYTHON), *sys.argv])
 
 from attention_core import Lesson, LessonError, default_lesson, load_lesson
-from publish.course import BUILT_IN, Course, CourseError, LessonSpec, gather, read_course
+from publish.course import (
+    BUILT_IN,
+    Course,
+    CourseError,
+    CourseFile,
+    LessonSpec,
+    gather,
+    read_course,
+)
 from publish.kit.lecture import SLIDE_FORMATS
 from publish.presets import ALPHA_FORMATS, FORMATS, PREVIEW_QUALITY, QUALITIES
 from publish.render.tools import RENDER_TOOLS, SCENE_TOOLS, install_line, missing_tools
@@ -218,11 +226,12 @@ def main(argv: list[str] | None = None) -> int:
     from publish.render import preview
     from publish.render.claim import OutputTrouble, claimed, trouble
     from publish.render.cluster import ClusterError
-    from publish.render.pipeline import Options, publish, terminate_on_sigterm
+    from publish.render.options import RunOptions
+    from publish.render.pipeline import publish, terminate_on_sigterm
     from publish.render.progress import make_display
     from publish.render.voice_checks import voice_problem
 
-    options = Options(
+    run = RunOptions(
         quality=QUALITIES[args.quality],
         fmt=args.fmt,
         transparent=args.transparent,
@@ -240,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
         except VoiceError as error:
             problems.append(f"{where}{error}")
             continue
-        each = replace(options, lesson=entry.name, stem=entry.stem, voice=voice)
+        each = run.lesson(voice, entry.name, entry.stem)
         unable = None if voice is None else voice_problem(voice)
         if unable:
             problems.append(f"{where}{unable}")
@@ -252,13 +261,15 @@ def main(argv: list[str] | None = None) -> int:
         lessons.append((entry.lesson, each))
     if problems:
         return _bad(*problems)
-    lesson, options = lessons[0] if not course.is_course else (lessons[0][0], options)
+    # --script, --watch, --list and --dry-run take one lesson (load_course sees to it).
+    lesson, options = lessons[0]
     if args.script:
         return write_script(lesson, options, args.script)
-    if args.watch:
-        return _watch(args, replace(options, out=options.out / "preview"))
+    if args.watch:  # into a folder of its own, which a render of the lesson never shares
+        preview_run = replace(run, out=run.out / "preview")
+        return _watch(args, preview_run.lesson(options.voice, options.lesson, options.stem))
     try:
-        with claimed(options.folder, options.claim):
+        with claimed(run.quality_folder, run.claim):
             if args.list:
                 preview.list_scenes(lesson, chosen[0], options.work, sys.stdout, options.narrator)
                 return EXIT_OK
@@ -266,13 +277,13 @@ def main(argv: list[str] | None = None) -> int:
                 preview.dry_run(lesson, chosen[0], options, sys.stdout)
                 return EXIT_OK
             with terminate_on_sigterm(), make_display() as display:
-                return publish(lessons, args.scene, display, course.title)
+                return publish(run, lessons, args.scene, display, course.page)
     except (OutputTrouble, ClusterError) as error:
         return _bad(str(error))
     except OSError as error:
         if error.errno not in OUTPUT_TROUBLE:
             raise
-        return _bad(str(trouble(options.out, error)))
+        return _bad(str(trouble(run.out, error)))
 
 
 def _watch(args: argparse.Namespace, options: Any) -> int:
@@ -304,18 +315,20 @@ def load_course(args: argparse.Namespace) -> Course | str:
     if one_lesson:
         return f"--{one_lesson[0].replace('_', '-')} takes one lesson, not a course"
     try:
-        title, specs = (
+        file = (
             read_course(args.course)
             if args.course
-            else (None, [LessonSpec(f) for f in args.lesson])
+            else CourseFile("", [LessonSpec(f) for f in args.lesson])
         )
     except CourseError as error:
         return str(error)
-    lessons, problems = gather(specs)
+    lessons, problems = gather(file.lessons)
     if problems:
         return "\n".join(problems)
     # Lessons given with --lesson make a course named after the first one's series.
-    return Course(title or lessons[0].lesson.series, tuple(lessons))
+    course = Course(file.title or lessons[0].lesson.series, tuple(lessons), file.language)
+    problem = course.language_problem()
+    return f"course {args.course}: {problem}" if problem else course
 
 
 def font_problems(course: Course) -> list[str]:

@@ -24,7 +24,7 @@ from publish.narration.soundtrack import encoding, iso639_2, narration_track
 from publish.presets import JOINABLE_FORMATS, clip_name, full_name
 from publish.render import worker
 from publish.render.cache import Cached, KeyOf, Records, full_key
-from publish.render.options import Options
+from publish.render.options import LessonOptions
 from publish.render.progress import Display, SummaryRow
 from scenes import timing
 
@@ -54,7 +54,7 @@ class LessonRun:
     """One lesson's state in a run."""
 
     lesson: Lesson
-    options: Options
+    options: LessonOptions
     display: Display
     key_of: Callable[[type[LessonScene]], KeyOf]
     """Each scene's key, from the lesson fields it read and its arguments."""
@@ -268,9 +268,9 @@ class LessonRun:
         full = self._join_if_complete()
         manifest = Manifest(
             lesson=self.lesson.title,
-            quality=options.quality.name,
-            format=options.fmt,
-            transparent=options.transparent,
+            quality=options.run.quality.name,
+            format=options.run.fmt,
+            transparent=options.run.transparent,
             manim=manim.__version__,
             clips=tuple(self.clips[s] for s in self.scenes if s in self.clips),
             full=full[0] if full else None,
@@ -280,7 +280,7 @@ class LessonRun:
             self.lesson,
             manifest,
             steps_wanted=len(self.scenes),
-            slides=options.slides,
+            slides=options.run.slides,
         )
         kit_files = tuple(FileRef.of(options.folder / name) for name in kit.files)
         manifest = replace(manifest, kit=kit_files)
@@ -303,9 +303,9 @@ class LessonRun:
 
     def _join_if_complete(self) -> tuple[FullEntry, str] | None:
         """The whole video, when the format allows it and every step's clip is current."""
-        options = self.options
-        if options.fmt not in JOINABLE_FORMATS:
-            self.display.note(f"{options.fmt}: the whole-lesson video and its chapters are skipped")
+        options, fmt = self.options, self.options.run.fmt
+        if fmt not in JOINABLE_FORMATS:
+            self.display.note(f"{fmt}: the whole-lesson video and its chapters are skipped")
             return None
         missing = [scene for scene in self.scenes if scene not in self.clips]
         if missing:
@@ -313,9 +313,9 @@ class LessonRun:
             self.display.note(f"whole-lesson video not joined: step(s) {steps} not ready")
             return None
         clips = [self.clips[scene] for scene in self.scenes]
-        target = options.folder / f"{full_name(self.lesson, options.stem)}.{options.fmt}"
+        target = options.folder / f"{full_name(self.lesson, options.stem)}.{fmt}"
         key = full_key(self.lesson.title, clips)
-        cached = None if options.force else self.records.full(target.name, key)
+        cached = None if options.run.force else self.records.full(target.name, key)
         if cached is not None:
             return cached, "cached"
         try:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 from attention_core import Lesson
 from publish.presets import clip_name
 from publish.render import worker
-from publish.render.pipeline import Options, dry_job, earlier_lengths
+from publish.render.pipeline import LessonOptions, dry_job, earlier_lengths
 from publish.render.pool import longest_first, run_jobs, worker_pool
 from publish.render.worker import ClipFailed
 from scenes import timing
@@ -104,7 +104,7 @@ def list_scenes(
 
 
 def dry_run(
-    lesson: Lesson, chosen: Sequence[type[LessonScene]], options: Options, out: TextIO
+    lesson: Lesson, chosen: Sequence[type[LessonScene]], options: LessonOptions, out: TextIO
 ) -> None:
     """Construct each scene without rendering and print every number and text it shows.
 
@@ -115,7 +115,7 @@ def dry_run(
 
     every_scene = scenes_for(lesson)
     constructed = list(every_scene) if timing.titles(chosen) else list(chosen)
-    if options.jobs > 1 and len(constructed) > 1:
+    if options.run.jobs > 1 and len(constructed) > 1:
         probes = _probes_in_workers(lesson, chosen, constructed, options)
     else:
         probes = _probes_here(lesson, chosen, options.work, options.narrator)
@@ -153,7 +153,7 @@ def _probes_in_workers(
     lesson: Lesson,
     chosen: Sequence[type[LessonScene]],
     constructed: Sequence[type[LessonScene]],
-    options: Options,
+    options: LessonOptions,
 ) -> dict[type[LessonScene], Probe]:
     """``constructed`` in worker processes, longest first, the title with the minutes the last
     render's lengths give (0 without them); the title again only if the minutes the dry runs'
@@ -164,7 +164,7 @@ def _probes_in_workers(
     earlier = earlier_lengths(options, constructed)
     guess = timing.minutes_from(every_scene, earlier) or 0
     order = longest_first(constructed, earlier)
-    with worker_pool(None, min(options.jobs, len(order))) as executor:
+    with worker_pool(None, min(options.run.jobs, len(order))) as executor:
         jobs = {scene: dry_job(lesson, options, scene, guess) for scene in order}
         probes = run_jobs(executor, worker.dry_run, jobs, _failed)
         titles = timing.titles(chosen)

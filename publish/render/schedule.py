@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from attention_core import Lesson
 from publish.render import worker
 from publish.render.lesson_run import LessonRun
-from publish.render.options import Options
+from publish.render.options import LessonOptions, RunOptions
 from publish.render.pool import event_queue, outcome, start, worker_pool
 from publish.render.progress import Display, Row
 from publish.render.split import start_clip
@@ -68,13 +68,13 @@ def _part(index: int, run: LessonRun) -> _Lesson:
 
 
 def render_course(
+    options: RunOptions,
     runs: Sequence[LessonRun],
-    jobs: int,
     display: Display,
     finish: Callable[[LessonRun], None],
 ) -> None:
-    """Render what ``runs`` lack in worker processes, one queue for all; ``finish`` each
-    lesson as soon as its last clip is in."""
+    """Render what ``runs`` lack in worker processes (or on ``options.scheduler``'s cluster),
+    one queue for all; ``finish`` each lesson as soon as its last clip is in."""
     lessons = [_part(index, run) for index, run in enumerate(runs)]
     expected = {
         (part.index, scene): seconds
@@ -96,10 +96,10 @@ def render_course(
     # than local workers: each clip's fresh beats are shared out between them (dry runs and
     # titles are short; a cluster's workers keep beat stores of their own).
     queued = len(clips) + len(dry) + titles
-    local = runs[0].options.scheduler is None
-    ways = max(1, jobs // max(1, len(clips))) if local else 1
+    jobs = options.jobs
+    ways = max(1, jobs // max(1, len(clips))) if options.scheduler is None else 1
     workers = min(jobs, queued + len(clips) * (ways - 1))
-    with _executor(runs[0].options, events, workers, display) as executor:
+    with _executor(options, events, workers, display) as executor:
         pending: dict[Future[Any], tuple[_Lesson, type[LessonScene]]] = {}
 
         def send(part: _Lesson, scene: type[LessonScene], minutes: int | None = None) -> None:
@@ -218,7 +218,7 @@ def _drain(events: Any, display: Display) -> None:
 
 
 def _executor(
-    options: Options, events: Any, workers: int, display: Display
+    options: RunOptions, events: Any, workers: int, display: Display
 ) -> AbstractContextManager[Executor]:
     """The local worker processes, or the Dask cluster's workers with ``--scheduler``."""
     if options.scheduler is None:
@@ -229,7 +229,10 @@ def _executor(
 
 
 def dry_job(
-    lesson: Lesson, options: Options, scene: type[LessonScene], minutes: int = timing.MEASURED_WITH
+    lesson: Lesson,
+    options: LessonOptions,
+    scene: type[LessonScene],
+    minutes: int = timing.MEASURED_WITH,
 ) -> worker.DryJob:
     """A dry run of ``scene`` in its work folder; the title with ``minutes`` (0 to measure it,
     as ``scenes.timing`` does: its length does not depend on them)."""
@@ -246,13 +249,13 @@ def clip_job(run: LessonRun, scene: type[LessonScene], minutes: int | None) -> w
     return worker.ClipJob(
         scene=worker.scene_path(scene),
         lesson=run.lesson,
-        quality=options.quality,
-        fmt=options.fmt,
-        transparent=options.transparent,
+        quality=options.run.quality,
+        fmt=options.run.fmt,
+        transparent=options.run.transparent,
         work=options.scene_work(scene),
         kwargs=kwargs,
         narrator=options.narrator,
         label=run.label(scene),
-        beats=options.beats,
+        beats=options.run.beats,
         base=run.key_of(scene)((), kwargs),
     )

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from attention_core import Lesson, LessonError, load_lesson
 from publish.render.claim import claimed
-from publish.render.options import Options
+from publish.render.options import LessonOptions
 from publish.watch.server import serve
 from publish.watch.session import Session
 from publish.watch.state import State
@@ -33,7 +33,7 @@ CODE = ("scenes", "attention_core", "publish/render", "publish/narration", "publ
 
 def watch(
     lesson_file: Path,
-    options: Options,
+    options: LessonOptions,
     wanted: Sequence[str],
     port: int,
     code: bool,
@@ -63,7 +63,7 @@ def watch(
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     state = State()
-    with claimed(options.folder, options.claim):
+    with claimed(options.run.quality_folder, options.run.claim):
         session = Session(options, state, load, scenes_for, chosen, say)
         try:
             server = serve(state, session.folder, port)

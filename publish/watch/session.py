@@ -24,7 +24,7 @@ from publish.presets import clip_name
 from publish.render import toolchain, worker
 from publish.render.cache import clip_key, source_digest
 from publish.render.lesson_run import drawn_beats
-from publish.render.options import Options
+from publish.render.options import LessonOptions
 from publish.render.split import start_clip
 from publish.watch.state import Beat, Clip, State
 from scenes import timing
@@ -65,7 +65,7 @@ class Session:
 
     def __init__(
         self,
-        options: Options,
+        options: LessonOptions,
         state: State,
         load: Callable[[], Lesson],
         scenes_of: Callable[[Lesson], Sequence[type[LessonScene]]],
@@ -92,11 +92,11 @@ class Session:
 
     def _pool(self) -> ProcessPoolExecutor:
         context = multiprocessing.get_context("spawn")
-        return ProcessPoolExecutor(self.options.jobs, context, initializer=_init_child)
+        return ProcessPoolExecutor(self.options.run.jobs, context, initializer=_init_child)
 
     def start(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
-        for folder in (self.folder, self.options.beats):
+        for folder in (self.folder, self.options.run.beats):
             clean_partials(folder)
         self.thread.start()
         self.saved()
@@ -131,7 +131,7 @@ class Session:
         for child in children:
             child.join(5)
         self.thread.join(10)
-        for folder in (self.folder, self.options.beats):
+        for folder in (self.folder, self.options.run.beats):
             clean_partials(folder)
 
     def _run(self) -> None:
@@ -160,9 +160,9 @@ class Session:
             reads=reads,
             scene=f"{scene.__name__}@{scene.step}",
             kwargs=kwargs,
-            quality=self.options.quality.name,
-            fmt=self.options.fmt,
-            transparent=self.options.transparent,
+            quality=self.options.run.quality.name,
+            fmt=self.options.run.fmt,
+            transparent=self.options.run.transparent,
             voice=voice.digest if voice else None,
         )
 
@@ -181,7 +181,7 @@ class Session:
         for scene in order:
             job = self._job(lesson, scene, ())
             if job is not None:  # the lead's fresh beats are shared out between every worker
-                ways = 1 if todo else self.options.jobs
+                ways = 1 if todo else self.options.run.jobs
                 todo[start_clip(self.executor, job, ways)] = (scene, ())
         for title in titles:  # with the minutes it showed: a lesson's length seldom changes
             shown = self.made.get(clip_name(title.step, title.slug))
@@ -215,7 +215,8 @@ class Session:
                     minutes = tuple(self._minutes(lesson, scenes).items())
                     job = self._job(lesson, title, minutes)
                     if job is not None:
-                        todo[start_clip(self.executor, job, self.options.jobs)] = (title, minutes)
+                        ways = self.options.run.jobs
+                        todo[start_clip(self.executor, job, ways)] = (title, minutes)
                 titles = []
         elapsed = time.monotonic() - started
         if not redone:
@@ -254,14 +255,14 @@ class Session:
         return worker.ClipJob(
             scene=worker.scene_path(scene),
             lesson=lesson,
-            quality=options.quality,
-            fmt=options.fmt,
-            transparent=options.transparent,
+            quality=options.run.quality,
+            fmt=options.run.fmt,
+            transparent=options.run.transparent,
             work=options.scene_work(scene),
             kwargs=kwargs,
             narrator=options.narrator,
             label=name,
-            beats=options.beats,
+            beats=options.run.beats,
             base=self._key(lesson, scene, (), kwargs),
             numbers=False,
         )
@@ -310,7 +311,7 @@ class Session:
         name = clip_name(scene.step, scene.slug)
         self.serial += 1
         stem = f"{name}.{generation}.{self.serial}"
-        video = self.folder / f"{stem}.{self.options.fmt}"
+        video = self.folder / f"{stem}.{self.options.run.fmt}"
         length = probe(result.video).duration
         captions = None
         if result.captions is not None:
