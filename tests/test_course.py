@@ -13,7 +13,7 @@ import render
 from attention_core import default_lesson
 from publish.course import BUILT_IN, Course, CourseError, LessonSpec, gather, read_course
 from publish.presets import FULL_NAME, QUALITIES, full_name
-from publish.render.pipeline import RunOptions, publish
+from publish.render.pipeline import RunOptions, plan, publish
 from publish.render.progress import PlainDisplay, Row, Tally
 from publish.render.schedule import queue_order
 from scenes import SCENES
@@ -282,5 +282,5 @@ def test_a_run_refuses_a_lesson_made_for_another_run(tmp_path: Path) -> None:
     other = replace(run, scheduler="tcp://127.0.0.1:9")
     refused = pytest.raises(ValueError, match="another run's options")
     with PlainDisplay(io.StringIO()) as display, refused:
-        publish(run, [(default_lesson(), other.lesson())], [], display)
+        publish(run, [plan(default_lesson(), other.lesson())], display)
     assert not (tmp_path / LOW.name).exists()

@@ -96,7 +96,7 @@ def _tiny_course(out: Path, scheduler: str | None = None) -> tuple[int, str]:
     course by the pipeline itself: its exit code and progress."""
     from attention_core import default_lesson, load_lesson
     from publish.course import Course, CourseLesson
-    from publish.render.pipeline import RunOptions, publish
+    from publish.render.pipeline import RunOptions, plan, publish
     from publish.render.progress import PlainDisplay
 
     from .render_scenes import TinyCircle
@@ -105,10 +105,14 @@ def _tiny_course(out: Path, scheduler: str | None = None) -> tuple[int, str]:
     english = default_lesson()
     course = Course(TITLE, (CourseLesson("greek", greek), CourseLesson("default", english)))
     run = RunOptions(LOW, "mp4", transparent=False, out=out, jobs=2, scheduler=scheduler)
-    lessons = [(entry.lesson, run.lesson(None, entry.name, entry.name)) for entry in course.lessons]
+    tiny = lambda _: (TinyCircle,)  # noqa: E731
+    plans = [
+        plan(entry.lesson, run.lesson(None, entry.name, entry.name), scenes_of=tiny)
+        for entry in course.lessons
+    ]
     log = io.StringIO()
     with PlainDisplay(log) as display:
-        code = publish(run, lessons, [], display, course.page, scenes_of=lambda _: (TinyCircle,))
+        code = publish(run, plans, display, course.page)
     return code, log.getvalue()
 
 

@@ -5,38 +5,36 @@ from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from functools import partial
+from dataclasses import replace
 from types import FrameType
 from typing import TYPE_CHECKING
 
-from attention_core import Lesson
 from publish.kit.course_page import LessonLink, course_html, lesson_player
 from publish.kit.lecture import PAGE_NAME
 from publish.kit.transcript import HTML_NAME as TRANSCRIPT
 from publish.media.files import clean_partials, write_text
 from publish.media.manifest import CourseEntry, CourseManifest, write_course_manifest
 from publish.render import toolchain
-from publish.render.cache import KeyOf, Records, clip_key, source_digest
+from publish.render.cache import source_digest
 from publish.render.interrupts import Interrupted
 from publish.render.lesson_run import LessonRun, Outcome
 from publish.render.options import LessonOptions, RunOptions
+from publish.render.plan import Plan, plan
 from publish.render.progress import Display
-from publish.render.schedule import dry_job, render_course
-from publish.render.selection import select
+from publish.render.schedule import render_course
 
 if TYPE_CHECKING:
     from publish.course import CoursePage
-    from scenes import LessonScene
 
 __all__ = [
     "COURSE_MANIFEST",
     "Interrupted",
     "LessonOptions",
+    "Plan",
     "RunOptions",
-    "dry_job",
-    "earlier_lengths",
+    "plan",
     "publish",
     "terminate_on_sigterm",
 ]
@@ -64,44 +62,37 @@ def terminate_on_sigterm() -> Iterator[None]:
 
 def publish(
     run: RunOptions,
-    lessons: Sequence[tuple[Lesson, LessonOptions]],
-    wanted: Sequence[str],
+    plans: Sequence[Plan],
     display: Display,
     course: CoursePage | None = None,
-    scenes_of: Callable[[Lesson], Sequence[type[LessonScene]]] | None = None,
 ) -> int:
-    """Render the scenes ``wanted`` (``--scene``: all when empty, as ``selection.select``
-    reads them) of each lesson into its ``LessonOptions.folder``, reusing what
+    """Render each lesson's chosen scenes (its :class:`Plan`) into its folder, reusing what
     is cached; join, describe and write each lesson's kit and manifest; with a ``course``
     page, write the course's index page and ``course.json`` beside the lessons' folders.
-    ``run`` is every lesson's run-wide options (each lesson's ``options.run``);
-    ``scenes_of`` gives a lesson's scenes (default: ``scenes.scenes_for``).
+    ``run`` is every lesson's run-wide options (each plan's ``options.run``).
 
     Returns 0 when every clip and join succeeded, 1 otherwise.
     """
-    from scenes import scenes_for
-
-    for _, options in lessons:
-        if options.run != run:
-            raise ValueError(f"lesson {options.lesson or options.stem}: another run's options")
-    key = partial(clip_key, sources=source_digest(), toolchain=toolchain.digest())
-    folders = [options.folder for _, options in lessons]
+    for each in plans:
+        if each.options.run != run:
+            name = each.options.lesson or each.options.stem
+            raise ValueError(f"lesson {name}: another run's options")
+    sources, tools = source_digest(), toolchain.digest()
+    folders = [each.options.folder for each in plans]
     runs = []
-    for lesson, options in lessons:
+    for each in plans:
+        options = each.options
         options.folder.mkdir(parents=True, exist_ok=True)
         for folder in (options.folder, options.folder / ".keys", run.beats):
             clean_partials(folder)
-        elsewhere = (
-            tuple(Records(f) for f in [run.quality_folder, *folders] if f != options.folder)
-            if options.lesson
-            else ()
+        # A course's lesson copies a clip current in another folder of the quality.
+        elsewhere = [run.quality_folder, *folders] if options.lesson else []
+        others = tuple(folder for folder in elsewhere if folder != options.folder)
+        lesson_run = LessonRun(
+            replace(each, elsewhere=others, sources=sources, tools=tools), display
         )
-        every_scene = tuple((scenes_of or scenes_for)(lesson))
-        chosen = tuple(select(every_scene, wanted))
-        keys = _keys(key, lesson, options)
-        each = LessonRun(lesson, options, display, keys, every_scene, chosen, elsewhere)
-        each.find_cached(chosen if run.force else [])
-        runs.append(each)
+        lesson_run.find_cached(each.chosen if run.force else [])
+        runs.append(lesson_run)
 
     outcomes: dict[int, Outcome] = {}
 
@@ -118,26 +109,6 @@ def publish(
         index = _write_course(course, run, runs, finished)
         display.note(f"course: {index} and {COURSE_MANIFEST} beside it")
     return 1 if any(outcome.failed for outcome in finished) else 0
-
-
-def _keys(
-    key: Callable[..., str], lesson: Lesson, options: LessonOptions
-) -> Callable[[type[LessonScene]], KeyOf]:
-    """Each scene's key function: everything but the lesson fields it read is bound here."""
-    bound = partial(
-        key,
-        lesson=lesson,
-        quality=options.run.quality.name,
-        fmt=options.run.fmt,
-        transparent=options.run.transparent,
-        voice=options.voice.digest if options.voice else None,
-    )
-
-    def key_of(scene: type[LessonScene]) -> KeyOf:
-        name = f"{scene.__name__}@{scene.step}"
-        return lambda reads, kwargs: bound(scene=name, reads=reads, kwargs=kwargs)
-
-    return key_of
 
 
 def _write_course(
@@ -171,13 +142,3 @@ def _write_course(
         CourseManifest(title, run.quality.name, run.fmt, tuple(entries)),
     )
     return str(index)
-
-
-def earlier_lengths(
-    options: LessonOptions, scenes: Sequence[type[LessonScene]]
-) -> dict[type[LessonScene], float]:
-    """Each scene's clip length when last made in ``options.folder``, whatever it was made
-    with: an estimate, to plan and order work by."""
-    records = Records(options.folder)
-    found = {scene: records.last_duration(options.file(scene).name) for scene in scenes}
-    return {scene: seconds for scene, seconds in found.items() if seconds is not None}

@@ -18,7 +18,7 @@ from publish.watch.session import Session
 from publish.watch.state import State
 
 if TYPE_CHECKING:
-    from scenes import LessonScene
+    pass
 
 __all__ = ["CODE", "PREVIEW", "watch"]
 
@@ -41,16 +41,13 @@ def watch(
 ) -> int:
     """Run the preview until Ctrl-C (0) or a port in use (2): ``options`` already point into
     the preview folder."""
-    from publish.render.selection import SelectionError, select
-    from scenes import scenes_for
-
-    def chosen(lesson: Lesson) -> Sequence[type[LessonScene]]:
-        return select(scenes_for(lesson), list(wanted))
+    from publish.render.plan import choose
+    from publish.render.selection import SelectionError
 
     def load() -> Lesson:
         lesson = load_lesson(lesson_file)
         try:
-            chosen(lesson)
+            choose(lesson, wanted)
         except SelectionError as error:
             raise LessonError(f"--scene: {error}") from None
         return lesson
@@ -64,7 +61,7 @@ def watch(
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     state = State()
     with claimed(options.run.quality_folder, options.run.claim):
-        session = Session(options, state, load, scenes_for, chosen, say)
+        session = Session(options, state, load, wanted, say)
         try:
             server = serve(state, session.folder, port)
         except OSError as error:
