@@ -8,7 +8,7 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
 from attention_core import Lesson, LessonError, load_lesson
 from publish.render.claim import claimed
@@ -16,9 +16,6 @@ from publish.render.options import LessonOptions
 from publish.watch.server import serve
 from publish.watch.session import Session
 from publish.watch.state import State
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["CODE", "PREVIEW", "watch"]
 
