@@ -52,8 +52,16 @@ if __name__ == "__main__" and sys.prefix == sys.base_prefix:
     signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
     os.execv(_VENV_PYTHON, [str(_VENV_PYTHON), *sys.argv])
 
-from attention_core import Lesson, LessonError, default_lesson, load_lesson
-from publish.course import BUILT_IN, Course, CourseError, LessonSpec, gather, read_course
+from attention_core import LessonError, default_lesson, load_lesson
+from publish.course import (
+    BUILT_IN,
+    Course,
+    CourseError,
+    CourseFile,
+    LessonSpec,
+    gather,
+    read_course,
+)
 from publish.kit.lecture import SLIDE_FORMATS
 from publish.presets import ALPHA_FORMATS, FORMATS, PREVIEW_QUALITY, QUALITIES
 from publish.render.tools import RENDER_TOOLS, SCENE_TOOLS, install_line, missing_tools
@@ -206,11 +214,12 @@ def main(argv: list[str] | None = None) -> int:
     if unseen:
         return _bad(*unseen)
 
-    from publish.render.selection import SelectionError, select
-    from scenes import scenes_for
+    from publish.render.plan import choose, plan
+    from publish.render.selection import SelectionError
 
-    try:
-        chosen = [select(scenes_for(entry.lesson), args.scene) for entry in course.lessons]
+    try:  # before the voices are checked, which may dry-run every scene
+        for entry in course.lessons:
+            choose(entry.lesson, args.scene)
     except SelectionError as error:
         return _bad(str(error))
 
@@ -218,11 +227,12 @@ def main(argv: list[str] | None = None) -> int:
     from publish.render import preview
     from publish.render.claim import OutputTrouble, claimed, trouble
     from publish.render.cluster import ClusterError
-    from publish.render.pipeline import Options, publish, terminate_on_sigterm
+    from publish.render.options import RunOptions
+    from publish.render.pipeline import publish, terminate_on_sigterm
     from publish.render.progress import make_display
     from publish.render.voice_checks import voice_problem
 
-    options = Options(
+    run = RunOptions(
         quality=QUALITIES[args.quality],
         fmt=args.fmt,
         transparent=args.transparent,
@@ -232,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
         slides=args.slides,
         scheduler=args.scheduler,
     )
-    lessons, problems = [], []
+    plans, problems = [], []
     for number, entry in enumerate(course.lessons, start=1):
         where = f"lesson {number} ({entry.source}): " if course.is_course else ""
         try:
@@ -240,39 +250,42 @@ def main(argv: list[str] | None = None) -> int:
         except VoiceError as error:
             problems.append(f"{where}{error}")
             continue
-        each = replace(options, lesson=entry.name, stem=entry.stem, voice=voice)
+        each = plan(entry.lesson, run.lesson(voice, entry.name, entry.stem), args.scene)
         unable = None if voice is None else voice_problem(voice)
         if unable:
             problems.append(f"{where}{unable}")
             continue
         if voice is not None and voice.kind == "recordings" and rendering:
-            problem = recordings_problem(entry.lesson, each)
+            problem = recordings_problem(each)
             if problem:
                 problems.append(f"{where}--voice {args.voice or entry.voice}: {problem}")
-        lessons.append((entry.lesson, each))
+        plans.append(each)
     if problems:
         return _bad(*problems)
-    lesson, options = lessons[0] if not course.is_course else (lessons[0][0], options)
+    # --script, --watch, --list and --dry-run take one lesson (load_course sees to it).
+    one = plans[0]
     if args.script:
-        return write_script(lesson, options, args.script)
-    if args.watch:
-        return _watch(args, replace(options, out=options.out / "preview"))
+        return write_script(one, args.script)
+    if args.watch:  # into a folder of its own, which a render of the lesson never shares
+        preview_run = replace(run, out=run.out / "preview")
+        options = one.options
+        return _watch(args, preview_run.lesson(options.voice, options.lesson, options.stem))
     try:
-        with claimed(options.folder, options.claim):
+        with claimed(run.quality_folder, run.claim):
             if args.list:
-                preview.list_scenes(lesson, chosen[0], options.work, sys.stdout, options.narrator)
+                preview.list_scenes(one, sys.stdout)
                 return EXIT_OK
             if args.dry_run:
-                preview.dry_run(lesson, chosen[0], options, sys.stdout)
+                preview.dry_run(one, sys.stdout)
                 return EXIT_OK
             with terminate_on_sigterm(), make_display() as display:
-                return publish(lessons, args.scene, display, course.title)
+                return publish(run, plans, display, course.page)
     except (OutputTrouble, ClusterError) as error:
         return _bad(str(error))
     except OSError as error:
         if error.errno not in OUTPUT_TROUBLE:
             raise
-        return _bad(str(trouble(options.out, error)))
+        return _bad(str(trouble(run.out, error)))
 
 
 def _watch(args: argparse.Namespace, options: Any) -> int:
@@ -304,18 +317,20 @@ def load_course(args: argparse.Namespace) -> Course | str:
     if one_lesson:
         return f"--{one_lesson[0].replace('_', '-')} takes one lesson, not a course"
     try:
-        title, specs = (
+        file = (
             read_course(args.course)
             if args.course
-            else (None, [LessonSpec(f) for f in args.lesson])
+            else CourseFile("", [LessonSpec(f) for f in args.lesson])
         )
     except CourseError as error:
         return str(error)
-    lessons, problems = gather(specs)
+    lessons, problems = gather(file.lessons)
     if problems:
         return "\n".join(problems)
     # Lessons given with --lesson make a course named after the first one's series.
-    return Course(title or lessons[0].lesson.series, tuple(lessons))
+    course = Course(file.title or lessons[0].lesson.series, tuple(lessons), file.language)
+    problem = course.language_problem()
+    return f"course {args.course}: {problem}" if problem else course
 
 
 def font_problems(course: Course) -> list[str]:
@@ -329,17 +344,20 @@ def font_problems(course: Course) -> list[str]:
     ]
 
 
-def _scenes_as_rendered(lesson: Lesson, options: Any) -> list[tuple[Any, dict[str, Any]]]:
-    """Every scene with the arguments it renders with: the title with the lesson's minutes."""
-    from scenes import scenes_for
-    from scenes.timing import length_arguments, lesson_minutes
+def _scenes_as_rendered(plan: Any) -> list[tuple[Any, dict[str, Any]]]:
+    """Every scene of the plan with the arguments it renders with: the title with the lesson's
+    minutes, measured silent."""
+    from scenes import timing
 
-    minutes = lesson_minutes(lesson)
-    return [(scene, length_arguments(scene, minutes)) for scene in scenes_for(lesson)]
+    lesson = plan.lesson
+    minutes = timing.measured_minutes(
+        plan.scenes, lambda scene: timing.scene_seconds(scene, lesson)
+    )
+    return [(scene, timing.length_arguments(scene, minutes)) for scene in plan.scenes]
 
 
-def write_script(lesson: Lesson, options: Any, target: Path) -> int:
-    """Write the narration script to ``target`` (atomically)."""
+def write_script(plan: Any, target: Path) -> int:
+    """Write the narration script of the plan's lesson to ``target`` (atomically)."""
     from manim import tempconfig
 
     from publish.media.files import write_text
@@ -350,8 +368,8 @@ def write_script(lesson: Lesson, options: Any, target: Path) -> int:
         return _bad(f"--script {target}: no folder {target.parent}")
     if target.is_dir():
         return _bad(f"--script {target}: a folder stands there; name a file to write")
-    with tempconfig(manim_folders(options.work / "script")):
-        text = script(lesson, _scenes_as_rendered(lesson, options))
+    with tempconfig(manim_folders(plan.options.work / "script")):
+        text = script(plan.lesson, _scenes_as_rendered(plan))
     try:
         write_text(target, text)
     except OSError as error:
@@ -360,8 +378,8 @@ def write_script(lesson: Lesson, options: Any, target: Path) -> int:
     return EXIT_OK
 
 
-def recordings_problem(lesson: Lesson, options: Any) -> str | None:
-    """What is wrong with the recordings ``options.voice`` names, for every beat of the lesson."""
+def recordings_problem(plan: Any) -> str | None:
+    """What is wrong with the recordings the plan's voice names, for every beat of its lesson."""
     from manim import tempconfig
 
     from publish.narration.recordings import recordings_problem as problem
@@ -369,6 +387,7 @@ def recordings_problem(lesson: Lesson, options: Any) -> str | None:
     from publish.render.voice_checks import too_little_speech, unreadable_recordings
     from scenes.probe import run_dry
 
+    lesson, options = plan.lesson, plan.options
     folder = Path(options.voice.source)
     unreadable = unreadable_recordings(folder)  # before the slow dry runs, which write files
     if unreadable:
@@ -376,7 +395,7 @@ def recordings_problem(lesson: Lesson, options: Any) -> str | None:
     with tempconfig(manim_folders(options.work / "script")):
         beats = [
             (beat.id, beat.caption.said)
-            for scene, kwargs in _scenes_as_rendered(lesson, options)
+            for scene, kwargs in _scenes_as_rendered(plan)
             for beat in run_dry(scene, lesson, **kwargs).beats
         ]
     return problem(options.voice, [id for id, _ in beats]) or too_little_speech(folder, beats)

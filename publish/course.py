@@ -3,6 +3,7 @@
 A course file is TOML, data only::
 
     title = "Transformers, by hand"
+    language = "el"                     # optional: the index page's language (see Course.page)
 
     [[lessons]]
     file = "default"                    # the built-in lesson
@@ -21,14 +22,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from attention_core import Lesson, LessonError, default_lesson, load_lesson
+from attention_core import Lesson, LessonError, Words, default_lesson, english, load_lesson
 from attention_core.text_file import TextFileError, read_small_text
 
 __all__ = [
     "BUILT_IN",
     "Course",
     "CourseError",
+    "CourseFile",
     "CourseLesson",
+    "CoursePage",
     "LessonSpec",
     "gather",
     "read_course",
@@ -39,6 +42,9 @@ BUILT_IN = "default"
 MAX_TITLE = 80
 MAX_FILE_BYTES = 64 * 1024
 LESSON_KEYS = frozenset({"file", "voice"})
+COURSE_KEYS = frozenset({"title", "language", "lessons"})
+LANGUAGE = "common.word.language"
+"""The words entry that names a catalogue's language (a BCP 47 tag: ``en``, ``el``)."""
 
 
 class CourseError(ValueError):
@@ -78,11 +84,28 @@ class CourseLesson:
 
 
 @dataclass(frozen=True)
+class CoursePage:
+    """What the course's index page says for the whole course: its title, in its language."""
+
+    title: str
+    words: Words
+    """The page's words: ``common.word.language`` is its language, ``page.heading.transcript``
+    names each lesson's transcript link."""
+
+    @property
+    def language(self) -> str:
+        return self.words[LANGUAGE]
+
+
+@dataclass(frozen=True)
 class Course:
     """What one run renders: a lone lesson (no title), or a course of lessons in order."""
 
     title: str | None
     lessons: tuple[CourseLesson, ...]
+    language: str | None = None
+    """The index page's language as the course file names it; None to let its lessons decide
+    (:attr:`page`)."""
 
     @classmethod
     def of(cls, lesson: Lesson, source: str = BUILT_IN) -> Course:
@@ -95,10 +118,48 @@ class Course:
         """Whether the lessons get folders of their own, an index page and ``course.json``."""
         return self.title is not None
 
+    @property
+    def page(self) -> CoursePage | None:
+        """The index page's title and words; None for a lone lesson, which has no index.
 
-def read_course(path: Path) -> tuple[str, list[LessonSpec]]:
-    """The course file's title and lessons, the lessons' files made relative to the course
-    file; raise :class:`CourseError` with a line per problem."""
+        The page speaks the language the course file names; without one, the language every
+        lesson shares; lessons in several languages get an English page. A language's words
+        are those of the first lesson that speaks it (English's, the built-in catalogue's).
+        """
+        if self.title is None:
+            return None
+        spoken = {entry.lesson.words[LANGUAGE] for entry in self.lessons}
+        language = self.language or (spoken.pop() if len(spoken) == 1 else "en")
+        words = next(
+            (e.lesson.words for e in self.lessons if e.lesson.words[LANGUAGE] == language),
+            english(),
+        )
+        return CoursePage(self.title, words)
+
+    def language_problem(self) -> str | None:
+        """What is wrong with the language the course file names: no lesson speaks it, so
+        the index page would have no words in it."""
+        spoken = sorted({entry.lesson.words[LANGUAGE] for entry in self.lessons})
+        if self.language is None or self.language in spoken:
+            return None
+        return (
+            f"language: no lesson of the course is in {self.language!r} (they are in "
+            f"{', '.join(spoken)}); the index page takes its words from a lesson in its language"
+        )
+
+
+@dataclass(frozen=True)
+class CourseFile:
+    """A course file as read: its title, its lessons, and the index page's language if named."""
+
+    title: str
+    lessons: list[LessonSpec]
+    language: str | None = None
+
+
+def read_course(path: Path) -> CourseFile:
+    """The course file's title, lessons (their files made relative to the course file) and
+    language; raise :class:`CourseError` with a line per problem."""
     where = f"course {path}"
     try:
         data = tomllib.loads(read_small_text(path, MAX_FILE_BYTES, "a course file"))
@@ -106,12 +167,15 @@ def read_course(path: Path) -> tuple[str, list[LessonSpec]]:
         raise CourseError(f"{where}: {error}") from None
     except tomllib.TOMLDecodeError as error:
         raise CourseError(f"{where}: not valid TOML ({error})") from None
-    problems = [f"{where}: unknown key {key!r}" for key in data if key not in {"title", "lessons"}]
+    problems = [f"{where}: unknown key {key!r}" for key in data if key not in COURSE_KEYS]
     title = data.get("title")
     if not isinstance(title, str) or not title.strip():
         problems.append(f'{where}: title: expected a text, e.g. title = "Transformers, by hand"')
     elif len(title) > MAX_TITLE or not title.isprintable():
         problems.append(f"{where}: title: one line of at most {MAX_TITLE} characters")
+    language = data.get("language")
+    if language is not None and (not isinstance(language, str) or not language.strip()):
+        problems.append(f'{where}: language: expected a language tag, e.g. language = "en"')
     lessons = data.get("lessons")
     specs = []
     if not isinstance(lessons, list) or not lessons:
@@ -126,7 +190,7 @@ def read_course(path: Path) -> tuple[str, list[LessonSpec]]:
     if problems:
         raise CourseError("\n".join(problems))
     assert isinstance(title, str)
-    return title, specs
+    return CourseFile(title, specs, language)
 
 
 def _spec(table: object, folder: Path, where: str) -> LessonSpec | str:

@@ -3,6 +3,7 @@ the progress over the whole course."""
 
 from __future__ import annotations
 
+import io
 from dataclasses import replace
 from pathlib import Path
 
@@ -10,8 +11,9 @@ import pytest
 
 import render
 from attention_core import default_lesson
-from publish.course import BUILT_IN, CourseError, LessonSpec, gather, read_course
-from publish.presets import FULL_NAME, full_name
+from publish.course import BUILT_IN, Course, CourseError, LessonSpec, gather, read_course
+from publish.presets import FULL_NAME, QUALITIES, full_name
+from publish.render.pipeline import RunOptions, plan, publish
 from publish.render.progress import PlainDisplay, Row, Tally
 from publish.render.schedule import queue_order
 from scenes import SCENES
@@ -35,7 +37,8 @@ def test_a_course_file_names_its_lessons_relative_to_itself(tmp_path: Path) -> N
         '[[lessons]]\nfile = "default"\n'
         '[[lessons]]\nfile = "../lessons/four_tokens.toml"\nvoice = "espeak"\n',
     )
-    title, specs = read_course(course)
+    file = read_course(course)
+    title, specs = file.title, file.lessons
     assert title == "Week one"
     assert specs == [
         LessonSpec(BUILT_IN),
@@ -202,3 +205,82 @@ def test_each_lessons_whole_video_is_named_after_it(file: str, name: str) -> Non
 def test_a_whole_videos_name_is_ascii_when_it_can_be(title: str, stem: str, name: str) -> None:
     lesson = replace(default_lesson(), title=title)
     assert full_name(lesson, stem) == name
+
+
+GREEK = ROOT / "lessons" / "greek.toml"
+LOW = QUALITIES["low"]
+
+
+def _course(*files: str, language: str | None = None) -> Course:
+    specs = [LessonSpec(file) for file in files]
+    lessons, problems = gather(specs)
+    assert not problems
+    return Course("Mixed", tuple(lessons), language)
+
+
+@pytest.mark.parametrize(
+    ("files", "language", "lang", "transcript"),
+    [
+        # lessons in two languages, the course silent: English, whichever lesson comes first
+        ((str(GREEK), BUILT_IN), None, "en", "Transcript"),
+        ((BUILT_IN, str(GREEK)), None, "en", "Transcript"),
+        # every lesson in one language: that language, in its words
+        ((str(GREEK),), None, "el", "Απομαγνητοφώνηση"),
+        # the course file names it: its words from a lesson that speaks it
+        ((BUILT_IN, str(GREEK)), "el", "el", "Απομαγνητοφώνηση"),
+        ((str(GREEK), BUILT_IN), "en", "en", "Transcript"),
+    ],
+)
+def test_the_course_page_speaks_the_courses_language_not_the_first_lessons(
+    files: tuple[str, ...], language: str | None, lang: str, transcript: str
+) -> None:
+    page = _course(*files, language=language).page
+    assert page is not None
+    assert page.language == lang
+    assert page.words["page.heading.transcript"] == transcript
+
+
+def test_a_lone_lesson_has_no_course_page() -> None:
+    assert Course.of(default_lesson()).page is None
+
+
+def test_a_course_language_no_lesson_speaks_is_refused_by_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    course = _write(
+        tmp_path / "course.toml",
+        f'title = "T"\nlanguage = "fr"\n[[lessons]]\nfile = "default"\n'
+        f'[[lessons]]\nfile = "{GREEK}"\n',
+    )
+    assert read_course(course).language == "fr"
+    assert render.main(["--course", str(course), "--out", str(tmp_path / "media")]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert line == (
+        f"render.py: course {course}: language: no lesson of the course is in 'fr' (they are "
+        "in el, en); the index page takes its words from a lesson in its language"
+    )
+    assert not (tmp_path / "media").exists()
+
+
+def test_a_course_language_must_be_a_tag(tmp_path: Path) -> None:
+    course = _write(tmp_path / "c.toml", 'title = "T"\nlanguage = 3\n[[lessons]]\nfile = "a"\n')
+    with pytest.raises(CourseError, match="language: expected a language tag"):
+        read_course(course)
+
+
+def test_each_lesson_of_a_run_holds_the_runs_options_and_nothing_run_wide() -> None:
+    run = RunOptions(quality=LOW, fmt="mp4", transparent=False, out=Path("m"), jobs=2)
+    lesson = run.lesson(name="four_tokens", stem="four_tokens")
+    assert lesson.run is run
+    for run_wide in ("quality", "fmt", "transparent", "out", "jobs", "force", "scheduler"):
+        assert not hasattr(lesson, run_wide), run_wide
+    assert lesson.folder == Path("m") / "low" / "four_tokens"
+
+
+def test_a_run_refuses_a_lesson_made_for_another_run(tmp_path: Path) -> None:
+    run = RunOptions(quality=LOW, fmt="mp4", transparent=False, out=tmp_path, jobs=1)
+    other = replace(run, scheduler="tcp://127.0.0.1:9")
+    refused = pytest.raises(ValueError, match="another run's options")
+    with PlainDisplay(io.StringIO()) as display, refused:
+        publish(run, [plan(default_lesson(), other.lesson())], display)
+    assert not (tmp_path / LOW.name).exists()

@@ -4,6 +4,7 @@ with the course's index page and course.json."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from pathlib import Path
@@ -14,7 +15,7 @@ from playwright.sync_api import Browser
 from publish.presets import FULL_NAME
 from scenes import SCENES
 
-from .conftest import LESSONS, TITLE, CourseRun, Rendered
+from .conftest import LESSONS, LOW, ROOT, TITLE, CourseRun, Rendered
 from .test_lecture_kit import Visit, browser  # noqa: F401  (the module's Chromium)
 
 WHOLE = {"default": FULL_NAME, "four_tokens": "attention_with_four_tokens"}
@@ -88,3 +89,51 @@ def test_the_index_links_every_lesson_in_order_and_loads_offline(
     for page in pages:
         lesson = Visit(browser, page)
         lesson.check_offline()
+
+
+def _tiny_course(out: Path, scheduler: str | None = None) -> tuple[int, str]:
+    """A Greek lesson then the built-in English one, each as one tiny clip, rendered as a
+    course by the pipeline itself: its exit code and progress."""
+    from attention_core import default_lesson, load_lesson
+    from publish.course import Course, CourseLesson
+    from publish.render.pipeline import RunOptions, plan, publish
+    from publish.render.progress import PlainDisplay
+
+    from .render_scenes import TinyCircle
+
+    greek = load_lesson(ROOT / "lessons" / "greek.toml")
+    english = default_lesson()
+    course = Course(TITLE, (CourseLesson("greek", greek), CourseLesson("default", english)))
+    run = RunOptions(LOW, "mp4", transparent=False, out=out, jobs=2, scheduler=scheduler)
+    tiny = lambda _: (TinyCircle,)  # noqa: E731
+    plans = [
+        plan(entry.lesson, run.lesson(None, entry.name, entry.name), scenes_of=tiny)
+        for entry in course.lessons
+    ]
+    log = io.StringIO()
+    with PlainDisplay(log) as display:
+        code = publish(run, plans, display, course.page)
+    return code, log.getvalue()
+
+
+@pytest.mark.render
+def test_a_course_whose_first_lesson_is_greek_gets_an_english_index(tmp_path: Path) -> None:
+    code, printed = _tiny_course(tmp_path)
+    assert code == 0, printed
+    folder = tmp_path / LOW.name
+    index = (folder / "index.html").read_text("utf-8")
+    assert '<html lang="en">' in index
+    assert index.count(">Transcript</a>") == 2  # each lesson's transcript link
+    assert (folder / "greek" / "transcript.html").is_file()
+    data = json.loads((folder / "course.json").read_text())
+    assert (data["quality"], data["format"]) == (LOW.name, "mp4")
+    assert [lesson["folder"] for lesson in data["lessons"]] == ["greek", "default"]
+
+
+@pytest.mark.render
+def test_the_scheduler_is_the_runs_for_every_lesson(tmp_path: Path) -> None:
+    from publish.render.cluster import ClusterError
+
+    address = "tcp://127.0.0.1:9"  # the discard port: no scheduler answers there
+    with pytest.raises(ClusterError, match=f"--scheduler {address}: cannot reach"):
+        _tiny_course(tmp_path, scheduler=address)

@@ -15,7 +15,7 @@ import render
 from publish.media.files import PARTIAL, sha256
 from publish.presets import QUALITIES
 from publish.render.claim import claimed
-from publish.render.pipeline import Options
+from publish.render.pipeline import RunOptions
 
 from .conftest import ROOT, cli
 
@@ -33,7 +33,7 @@ with claimed(Path(sys.argv[1]), Path(sys.argv[2])):
 
 def test_a_second_run_into_a_busy_folder_stops_at_once_naming_the_first(tmp_path: Path) -> None:
     out = tmp_path / "media"
-    options = Options(quality=LOW, fmt="mp4", transparent=False, out=out, jobs=1)
+    options = RunOptions(quality=LOW, fmt="mp4", transparent=False, out=out, jobs=1).lesson()
     command = [sys.executable, "-c", HOLD, str(options.folder), str(options.work)]
     first = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
     try:
@@ -53,7 +53,7 @@ def test_a_second_run_into_a_busy_folder_stops_at_once_naming_the_first(tmp_path
 
 def test_runs_into_different_folders_share_no_work_folder(tmp_path: Path) -> None:
     folders = [
-        Options(quality=QUALITIES[q], fmt="mp4", transparent=False, out=tmp_path / o, jobs=1).work
+        RunOptions(QUALITIES[q], fmt="mp4", transparent=False, out=tmp_path / o, jobs=1).claim
         for q in ("low", "high")
         for o in ("a", "b")
     ]
@@ -182,7 +182,7 @@ def test_a_disk_that_fills_up_is_one_line_and_the_next_run_finishes(small_disk: 
 
 def test_a_busy_folder_is_refused_within_two_seconds(tmp_path: Path) -> None:
     out = tmp_path / "media"
-    options = Options(quality=LOW, fmt="mp4", transparent=False, out=out, jobs=1)
+    options = RunOptions(quality=LOW, fmt="mp4", transparent=False, out=out, jobs=1).lesson()
     command = [sys.executable, "-c", HOLD, str(options.folder), str(options.work)]
     first = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
     try:

@@ -33,7 +33,7 @@ from publish.media.manifest import Chapter, ClipEntry, FileRef, FullEntry
 from publish.presets import FULL_NAME, QUALITIES
 from publish.render import preview, toolchain, tools
 from publish.render.cache import Records, clip_key, package_files, source_digest
-from publish.render.pipeline import Options, publish
+from publish.render.pipeline import RunOptions, plan, publish
 from publish.render.pool import longest_first
 from publish.render.progress import PlainDisplay, RichDisplay, Row, SummaryRow
 from publish.render.selection import SelectionError, select
@@ -643,8 +643,9 @@ def test_a_dry_run_in_workers_prints_what_one_in_process_prints(tmp_path: Path) 
     for jobs in (2, 1):
         misses = _run_dry.cache_info().misses
         out = io.StringIO()
-        options = Options(quality=LOW, fmt="mp4", transparent=False, out=tmp_path, jobs=jobs)
-        preview.dry_run(default_lesson(), [TinyCircle, AlwaysFails], options, out)
+        run = RunOptions(quality=LOW, fmt="mp4", transparent=False, out=tmp_path, jobs=jobs)
+        tiny = plan(default_lesson(), run.lesson(), scenes_of=lambda _: (TinyCircle, AlwaysFails))
+        preview.dry_run(tiny, out)
         printed.append(out.getvalue())
         constructed_here = _run_dry.cache_info().misses - misses
         assert constructed_here == (0 if jobs > 1 else 2)
@@ -753,10 +754,11 @@ def test_a_failing_scene_is_named_and_the_others_are_kept(tmp_path: Path) -> Non
     from .render_scenes import AlwaysFails, TinyCircle
 
     log = io.StringIO()
-    options = Options(quality=LOW, fmt="mp4", transparent=False, out=tmp_path, jobs=2)
+    run = RunOptions(quality=LOW, fmt="mp4", transparent=False, out=tmp_path, jobs=2)
     scenes = (TinyCircle, AlwaysFails)
     with PlainDisplay(log) as display:
-        code = publish([(default_lesson(), options)], [], display, scenes_of=lambda _: scenes)
+        plans = [plan(default_lesson(), run.lesson(), scenes_of=lambda _: scenes)]
+        code = publish(run, plans, display)
     printed = log.getvalue()
     assert code == 1
     assert "FAILED   02_broken: RuntimeError: deliberate failure in AlwaysFails" in printed

@@ -53,7 +53,7 @@ def lesson_player(lesson: Lesson, manifest: Manifest, folder: Path, name: str, n
 def course_html(
     title: str, language: str, lessons: Sequence[LessonLink], transcript: str = "Transcript"
 ) -> str:
-    """The index page, in ``language`` (a BCP 47 tag: the first lesson's); ``transcript``
+    """The index page, in ``language`` (a BCP 47 tag: the course's, ``Course.page``); ``transcript``
     names each lesson's transcript link in that language."""
     items = "\n".join(
         _lesson(number, lesson, transcript) for number, lesson in enumerate(lessons, start=1)

@@ -4,7 +4,7 @@ the manifest and the lecture kit."""
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,10 +21,11 @@ from publish.media.manifest import ClipEntry, FileRef, FullEntry, Manifest, writ
 from publish.media.pauses import pauses
 from publish.narration.script import spoken
 from publish.narration.soundtrack import encoding, iso639_2, narration_track
-from publish.presets import JOINABLE_FORMATS, clip_name, full_name
+from publish.presets import JOINABLE_FORMATS, full_name
 from publish.render import worker
-from publish.render.cache import Cached, KeyOf, Records, full_key
-from publish.render.options import Options
+from publish.render.cache import Cached, Records, full_key
+from publish.render.options import LessonOptions
+from publish.render.plan import Plan
 from publish.render.progress import Display, SummaryRow
 from scenes import timing
 
@@ -53,17 +54,9 @@ class Outcome:
 class LessonRun:
     """One lesson's state in a run."""
 
-    lesson: Lesson
-    options: Options
+    plan: Plan
+    """The lesson's scenes, those chosen, their keys and files (:mod:`publish.render.plan`)."""
     display: Display
-    key_of: Callable[[type[LessonScene]], KeyOf]
-    """Each scene's key, from the lesson fields it read and its arguments."""
-    scenes: tuple[type[LessonScene], ...]
-    """The lesson's scenes in order (``scenes.scenes_for``)."""
-    chosen: tuple[type[LessonScene], ...]
-    """Those this run is about (``--scene``; all of them by default)."""
-    elsewhere: tuple[Records, ...] = ()
-    """Other folders of this quality whose identical clips (same key) are copied, not rendered."""
     clips: dict[type[LessonScene], ClipEntry] = field(default_factory=dict)
     titles: dict[type[LessonScene], Cached] = field(default_factory=dict)
     """Clips of scenes that show the lesson's minutes, current if the minutes they show are."""
@@ -71,6 +64,14 @@ class LessonRun:
     states: dict[type[LessonScene], str] = field(default_factory=dict)
     failures: dict[type[LessonScene], str] = field(default_factory=dict)
     join_failure: str | None = None
+
+    @property
+    def lesson(self) -> Lesson:
+        return self.plan.lesson
+
+    @property
+    def options(self) -> LessonOptions:
+        return self.plan.options
 
     @property
     def records(self) -> Records:
@@ -81,19 +82,14 @@ class LessonRun:
         """The lesson's folder in a course; empty for a lone lesson."""
         return self.options.lesson
 
-    def file(self, scene: type[LessonScene]) -> Path:
-        return self.options.file(scene)
-
     def label(self, scene: type[LessonScene]) -> str:
-        """How progress names the clip: ``03_score``, in a course ``four_tokens/03_score``."""
-        name = clip_name(scene.step, scene.slug)
-        return f"{self.name}/{name}" if self.name else name
+        return self.plan.label(scene)
 
     def find_cached(self, forced: Sequence[type[LessonScene]]) -> None:
         """Every clip whose key is unchanged, here or (copied here) in another folder; a
         title's only if the minutes it shows are known (every other clip is cached) and
         unchanged."""
-        for scene in self.scenes:
+        for scene in self.plan.scenes:
             found = None if scene in forced else self._cached(scene)
             if found is not None and scene.shows_length:
                 self.titles[scene] = found
@@ -102,32 +98,19 @@ class LessonRun:
         self.settle_titles()
 
     def _cached(self, scene: type[LessonScene]) -> Cached | None:
-        name = self.file(scene).name
-        found = self.records.clip(name, self.key_of(scene))
-        for other in self.elsewhere:
+        name, key_of = self.plan.file(scene).name, self.plan.key_of(scene)
+        found = self.records.clip(name, key_of)
+        for other in self.plan.elsewhere:
             if found is not None:
                 break
-            found = self.records.adopt(other, name, self.key_of(scene))
-        return found
-
-    def expected(self, scenes: Sequence[type[LessonScene]]) -> dict[type[LessonScene], float]:
-        """Each scene's clip length when last made here (or, failing that, in a folder it may
-        be copied from), whatever it was made with: an estimate, to plan and order work by."""
-        found = {}
-        for scene in scenes:
-            name = self.file(scene).name
-            for records in (self.records, *self.elsewhere):
-                seconds = records.last_duration(name)
-                if seconds is not None:
-                    found[scene] = seconds
-                    break
+            found = self.records.adopt(Records(other), name, key_of)
         return found
 
     def settle_titles(self) -> None:
         """Take the cached titles that show the right minutes, once every clip's length is
         known."""
         waiting = [s for s in self.titles if s not in self.clips]
-        minutes = timing.minutes_from(self.scenes, self.lengths())
+        minutes = timing.minutes_from(self.plan.scenes, self.lengths())
         if waiting and minutes is not None:
             self.take_titles(minutes)
 
@@ -179,7 +162,7 @@ class LessonRun:
     def _finish_clip(self, scene: type[LessonScene], result: worker.ClipResult) -> ClipEntry:
         """Move a worker's clip into place byte-reproducibly, with its narration, its captions
         (a sidecar and a subtitle track) and its poster."""
-        final = self.file(scene)
+        final = self.plan.file(scene)
         length = probe(result.video).duration
         captions_file = final.with_suffix(".srt")
         captions = track = None
@@ -231,7 +214,7 @@ class LessonRun:
         )
         reads = sorted({*result.reads, ("words", f"{scene.slug}.heading.title")}, key=str)
         kwargs = timing.title_arguments(scene, self.minutes) if self.minutes is not None else ()
-        self.records.save(self.key_of(scene)(reads, kwargs), entry, reads, kwargs)
+        self.records.save(self.plan.key(scene, reads, kwargs), entry, reads, kwargs)
         shutil.rmtree(result.video.parent, ignore_errors=True)
         return entry
 
@@ -268,19 +251,19 @@ class LessonRun:
         full = self._join_if_complete()
         manifest = Manifest(
             lesson=self.lesson.title,
-            quality=options.quality.name,
-            format=options.fmt,
-            transparent=options.transparent,
+            quality=options.run.quality.name,
+            format=options.run.fmt,
+            transparent=options.run.transparent,
             manim=manim.__version__,
-            clips=tuple(self.clips[s] for s in self.scenes if s in self.clips),
+            clips=tuple(self.clips[s] for s in self.plan.scenes if s in self.clips),
             full=full[0] if full else None,
         )
         kit = write_kit(
             options.folder,
             self.lesson,
             manifest,
-            steps_wanted=len(self.scenes),
-            slides=options.slides,
+            steps_wanted=len(self.plan.scenes),
+            slides=options.run.slides,
         )
         kit_files = tuple(FileRef.of(options.folder / name) for name in kit.files)
         manifest = replace(manifest, kit=kit_files)
@@ -288,7 +271,7 @@ class LessonRun:
         prefix = f"{self.name}/" if self.name else ""
         rows = [
             SummaryRow(prefix + entry.file, self.states[s], entry.duration, entry.size)
-            for s in self.chosen
+            for s in self.plan.chosen
             if (entry := self.clips.get(s)) is not None
         ]
         if full:
@@ -303,19 +286,19 @@ class LessonRun:
 
     def _join_if_complete(self) -> tuple[FullEntry, str] | None:
         """The whole video, when the format allows it and every step's clip is current."""
-        options = self.options
-        if options.fmt not in JOINABLE_FORMATS:
-            self.display.note(f"{options.fmt}: the whole-lesson video and its chapters are skipped")
+        options, fmt = self.options, self.options.run.fmt
+        if fmt not in JOINABLE_FORMATS:
+            self.display.note(f"{fmt}: the whole-lesson video and its chapters are skipped")
             return None
-        missing = [scene for scene in self.scenes if scene not in self.clips]
+        missing = [scene for scene in self.plan.scenes if scene not in self.clips]
         if missing:
             steps = ", ".join(str(scene.step) for scene in missing)
             self.display.note(f"whole-lesson video not joined: step(s) {steps} not ready")
             return None
-        clips = [self.clips[scene] for scene in self.scenes]
-        target = options.folder / f"{full_name(self.lesson, options.stem)}.{options.fmt}"
+        clips = [self.clips[scene] for scene in self.plan.scenes]
+        target = options.folder / f"{full_name(self.lesson, options.stem)}.{fmt}"
         key = full_key(self.lesson.title, clips)
-        cached = None if options.force else self.records.full(target.name, key)
+        cached = None if options.run.force else self.records.full(target.name, key)
         if cached is not None:
             return cached, "cached"
         try:

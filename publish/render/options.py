@@ -1,4 +1,5 @@
-"""What a run renders and where: the quality, the format, the folders, the voice."""
+"""What a run renders and where: the run's own settings, made once from the command line, and
+each lesson's within it (its folder, its stem, its voice)."""
 
 from __future__ import annotations
 
@@ -12,12 +13,13 @@ from publish.presets import Quality, clip_name
 if TYPE_CHECKING:
     from scenes import LessonScene
 
-__all__ = ["Options"]
+__all__ = ["LessonOptions", "RunOptions"]
 
 
 @dataclass(frozen=True)
-class Options:
-    """What to render and where."""
+class RunOptions:
+    """What every lesson of a run shares: how it renders, where, and on what. A course's
+    lessons all hold this one; nothing the whole run does is read from any one lesson."""
 
     quality: Quality
     fmt: str
@@ -28,30 +30,13 @@ class Options:
     """Render the chosen scenes (and join) even when cached."""
     slides: bool = False
     """Also write the decks: ``slides.html`` and ``slides.pptx``."""
-    voice: Voice | None = None
-    """Who narrates; None for silent clips paced for reading."""
-    lesson: str = ""
-    """A course's lesson: the folder of its own it renders into; empty for a lone lesson."""
-    stem: str = "default"
-    """The lesson file's stem (``default``: the built-in lesson), which names its whole video
-    when its title cannot (``presets.full_name``)."""
     scheduler: str | None = None
     """A Dask scheduler's address (``tcp://host:8786``) to render on; None for local workers."""
-
-    @property
-    def narrator(self) -> Narrator | None:
-        """The voice with its speech store, ``media/.speech/``, shared by every quality."""
-        return None if self.voice is None else Narrator(self.voice, self.out / ".speech")
 
     @property
     def quality_folder(self) -> Path:
         """``media/high/``: a lone lesson's files, or a course's index and lesson folders."""
         return self.out / self.quality.name
-
-    @property
-    def folder(self) -> Path:
-        """Where the finished files land: ``media/high/``, or ``media/high/four_tokens/``."""
-        return self.quality_folder / self.lesson if self.lesson else self.quality_folder
 
     @property
     def claim(self) -> Path:
@@ -64,15 +49,48 @@ class Options:
         folder: ``media/high/.beats/``."""
         return self.quality_folder / ".beats"
 
+    def lesson(
+        self, voice: Voice | None = None, name: str = "", stem: str = "default"
+    ) -> LessonOptions:
+        """One lesson's options in this run."""
+        return LessonOptions(self, voice, name, stem)
+
+
+@dataclass(frozen=True)
+class LessonOptions:
+    """One lesson's part of a run: the folder it renders into, its stem and its voice, beside
+    the run's own options (:attr:`run`)."""
+
+    run: RunOptions
+    voice: Voice | None = None
+    """Who narrates; None for silent clips paced for reading."""
+    lesson: str = ""
+    """A course's lesson: the folder of its own it renders into; empty for a lone lesson."""
+    stem: str = "default"
+    """The lesson file's stem (``default``: the built-in lesson), which names its whole video
+    when its title cannot (``presets.full_name``)."""
+
+    @property
+    def narrator(self) -> Narrator | None:
+        """The voice with its speech store, ``media/.speech/``, shared by every quality."""
+        return None if self.voice is None else Narrator(self.voice, self.run.out / ".speech")
+
+    @property
+    def folder(self) -> Path:
+        """Where the finished files land: ``media/high/``, or ``media/high/four_tokens/``."""
+        folder = self.run.quality_folder
+        return folder / self.lesson if self.lesson else folder
+
     @property
     def work(self) -> Path:
         """manim's working files, one folder per scene: ``media/.work/high/score/``; a course's
         lesson keeps its own, ``media/.work/high/course/four_tokens/score/``."""
-        return self.claim / "course" / self.lesson if self.lesson else self.claim
+        claim = self.run.claim
+        return claim / "course" / self.lesson if self.lesson else claim
 
     def file(self, scene: type[LessonScene]) -> Path:
         """Where a scene's clip lands: ``media/high/03_score.mp4``."""
-        return self.folder / f"{clip_name(scene.step, scene.slug)}.{self.fmt}"
+        return self.folder / f"{clip_name(scene.step, scene.slug)}.{self.run.fmt}"
 
     def scene_work(self, scene: type[LessonScene]) -> Path:
         """The scene's own work folder, for its renders and dry runs alike."""

@@ -5,36 +5,36 @@ from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from functools import partial
+from dataclasses import replace
 from types import FrameType
 from typing import TYPE_CHECKING
 
-from attention_core import Lesson
 from publish.kit.course_page import LessonLink, course_html, lesson_player
 from publish.kit.lecture import PAGE_NAME
 from publish.kit.transcript import HTML_NAME as TRANSCRIPT
 from publish.media.files import clean_partials, write_text
 from publish.media.manifest import CourseEntry, CourseManifest, write_course_manifest
 from publish.render import toolchain
-from publish.render.cache import KeyOf, Records, clip_key, source_digest
+from publish.render.cache import source_digest
 from publish.render.interrupts import Interrupted
 from publish.render.lesson_run import LessonRun, Outcome
-from publish.render.options import Options
+from publish.render.options import LessonOptions, RunOptions
+from publish.render.plan import Plan, plan
 from publish.render.progress import Display
-from publish.render.schedule import dry_job, render_course
-from publish.render.selection import select
+from publish.render.schedule import render_course
 
 if TYPE_CHECKING:
-    from scenes import LessonScene
+    from publish.course import CoursePage
 
 __all__ = [
     "COURSE_MANIFEST",
     "Interrupted",
-    "Options",
-    "dry_job",
-    "earlier_lengths",
+    "LessonOptions",
+    "Plan",
+    "RunOptions",
+    "plan",
     "publish",
     "terminate_on_sigterm",
 ]
@@ -61,115 +61,84 @@ def terminate_on_sigterm() -> Iterator[None]:
 
 
 def publish(
-    lessons: Sequence[tuple[Lesson, Options]],
-    wanted: Sequence[str],
+    run: RunOptions,
+    plans: Sequence[Plan],
     display: Display,
-    course: str | None = None,
-    scenes_of: Callable[[Lesson], Sequence[type[LessonScene]]] | None = None,
+    course: CoursePage | None = None,
 ) -> int:
-    """Render the scenes ``wanted`` (``--scene``: all when empty, as ``selection.select``
-    reads them) of each lesson into its ``Options.folder``, reusing what
+    """Render each lesson's chosen scenes (its :class:`Plan`) into its folder, reusing what
     is cached; join, describe and write each lesson's kit and manifest; with a ``course``
-    title, write the course's index page and ``course.json`` beside the lessons' folders.
-    ``scenes_of`` gives a lesson's scenes (default: ``scenes.scenes_for``).
+    page, write the course's index page and ``course.json`` beside the lessons' folders.
+    ``run`` is every lesson's run-wide options (each plan's ``options.run``).
 
     Returns 0 when every clip and join succeeded, 1 otherwise.
     """
-    from scenes import scenes_for
-
-    key = partial(clip_key, sources=source_digest(), toolchain=toolchain.digest())
-    folders = [options.folder for _, options in lessons]
+    for each in plans:
+        if each.options.run != run:
+            name = each.options.lesson or each.options.stem
+            raise ValueError(f"lesson {name}: another run's options")
+    sources, tools = source_digest(), toolchain.digest()
+    folders = [each.options.folder for each in plans]
     runs = []
-    for lesson, options in lessons:
+    for each in plans:
+        options = each.options
         options.folder.mkdir(parents=True, exist_ok=True)
-        for folder in (options.folder, options.folder / ".keys", options.beats):
+        for folder in (options.folder, options.folder / ".keys", run.beats):
             clean_partials(folder)
-        elsewhere = (
-            tuple(Records(f) for f in [options.quality_folder, *folders] if f != options.folder)
-            if options.lesson
-            else ()
+        # A course's lesson copies a clip current in another folder of the quality.
+        elsewhere = [run.quality_folder, *folders] if options.lesson else []
+        others = tuple(folder for folder in elsewhere if folder != options.folder)
+        lesson_run = LessonRun(
+            replace(each, elsewhere=others, sources=sources, tools=tools), display
         )
-        every_scene = tuple((scenes_of or scenes_for)(lesson))
-        chosen = tuple(select(every_scene, wanted))
-        keys = _keys(key, lesson, options)
-        run = LessonRun(lesson, options, display, keys, every_scene, chosen, elsewhere)
-        run.find_cached(chosen if options.force else [])
-        runs.append(run)
+        lesson_run.find_cached(each.chosen if run.force else [])
+        runs.append(lesson_run)
 
     outcomes: dict[int, Outcome] = {}
 
-    def finish(run: LessonRun) -> None:
-        outcomes[id(run)] = run.complete()
+    def finish(lesson_run: LessonRun) -> None:
+        outcomes[id(lesson_run)] = lesson_run.complete()
 
-    render_course(runs, lessons[0][1].jobs, display, finish)
-    finished = [outcomes[id(run)] for run in runs]
+    render_course(run, runs, display, finish)
+    finished = [outcomes[id(each)] for each in runs]
     display.summary([row for outcome in finished for row in outcome.rows])
     for outcome in finished:
         for note in outcome.notes:
             display.note(note)
     if course is not None:
-        index = _write_course(course, runs, finished)
+        index = _write_course(course, run, runs, finished)
         display.note(f"course: {index} and {COURSE_MANIFEST} beside it")
     return 1 if any(outcome.failed for outcome in finished) else 0
 
 
-def _keys(
-    key: Callable[..., str], lesson: Lesson, options: Options
-) -> Callable[[type[LessonScene]], KeyOf]:
-    """Each scene's key function: everything but the lesson fields it read is bound here."""
-    bound = partial(
-        key,
-        lesson=lesson,
-        quality=options.quality.name,
-        fmt=options.fmt,
-        transparent=options.transparent,
-        voice=options.voice.digest if options.voice else None,
-    )
-
-    def key_of(scene: type[LessonScene]) -> KeyOf:
-        name = f"{scene.__name__}@{scene.step}"
-        return lambda reads, kwargs: bound(scene=name, reads=reads, kwargs=kwargs)
-
-    return key_of
-
-
-def _write_course(title: str, runs: Sequence[LessonRun], outcomes: Sequence[Outcome]) -> str:
-    """The course's index page and ``course.json``, in the quality folder; the page's path."""
-    folder = runs[0].options.quality_folder
+def _write_course(
+    course: CoursePage, run: RunOptions, runs: Sequence[LessonRun], outcomes: Sequence[Outcome]
+) -> str:
+    """The course's index page, in the course's language (:attr:`Course.page`), and
+    ``course.json``, in the run's quality folder; the page's path."""
+    folder, title = run.quality_folder, course.title
     links, entries = [], []
-    for number, (run, outcome) in enumerate(zip(runs, outcomes, strict=True), start=1):
-        manifest, name = outcome.manifest, run.name
+    for number, (each, outcome) in enumerate(zip(runs, outcomes, strict=True), start=1):
+        manifest, name, lesson_folder = outcome.manifest, each.name, each.options.folder
         full = manifest.full
         duration = full.duration if full else sum(clip.duration for clip in manifest.clips)
-        page = f"{name}/{PAGE_NAME}" if (run.options.folder / PAGE_NAME).is_file() else None
+        page = f"{name}/{PAGE_NAME}" if (lesson_folder / PAGE_NAME).is_file() else None
         poster = f"{name}/{manifest.clips[0].poster.file}" if manifest.clips else None
-        lesson = run.lesson
+        lesson = each.lesson
         entries.append(
             CourseEntry(name, lesson.title, name, f"{name}/manifest.json", page, duration)
         )
         target = page or entries[-1].manifest
-        said = f"{name}/{TRANSCRIPT}" if (run.options.folder / TRANSCRIPT).is_file() else None
-        player = lesson_player(lesson, manifest, run.options.folder, name, number)
+        said = f"{name}/{TRANSCRIPT}" if (lesson_folder / TRANSCRIPT).is_file() else None
+        player = lesson_player(lesson, manifest, lesson_folder, name, number)
         links.append(
             LessonLink(lesson.title, lesson.series, duration, target, poster, said, player)
         )
-    language = runs[0].lesson.words["common.word.language"]
     index = folder / PAGE_NAME
-    label = runs[0].lesson.words["page.heading.transcript"]
-    write_text(index, course_html(title, language, links, label))
-    options = runs[0].options
+    label = course.words["page.heading.transcript"]
+    write_text(index, course_html(title, course.language, links, label))
     write_course_manifest(
         folder / COURSE_MANIFEST,
-        CourseManifest(title, options.quality.name, options.fmt, tuple(entries)),
+        CourseManifest(title, run.quality.name, run.fmt, tuple(entries)),
     )
     return str(index)
-
-
-def earlier_lengths(
-    options: Options, scenes: Sequence[type[LessonScene]]
-) -> dict[type[LessonScene], float]:
-    """Each scene's clip length when last made in ``options.folder``, whatever it was made
-    with: an estimate, to plan and order work by."""
-    records = Records(options.folder)
-    found = {scene: records.last_duration(options.file(scene).name) for scene in scenes}
-    return {scene: seconds for scene, seconds in found.items() if seconds is not None}

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 from attention_core import Lesson
 from publish.presets import clip_name
 from publish.render import worker
-from publish.render.pipeline import Options, dry_job, earlier_lengths
+from publish.render.plan import Plan
 from publish.render.pool import longest_first, run_jobs, worker_pool
 from publish.render.worker import ClipFailed
 from scenes import timing
@@ -49,12 +49,11 @@ def measure(
         return timing.scene_seconds(scene, lesson, **_narration(lesson, narrator))
 
 
-def lesson_minutes(lesson: Lesson, work: Path, narrator: Narrator | None = None) -> int:
-    """The lesson's length in minutes, each scene measured in its own work folder."""
-    from scenes import scenes_for
-
+def lesson_minutes(plan: Plan) -> int:
+    """The lesson's length in minutes, each of its scenes measured in its own work folder."""
+    lesson, work, narrator = plan.lesson, plan.options.work, plan.options.narrator
     return timing.measured_minutes(
-        scenes_for(lesson), lambda scene: measure(scene, lesson, work, narrator)
+        plan.scenes, lambda scene: measure(scene, lesson, work, narrator)
     )
 
 
@@ -79,17 +78,11 @@ def _clock(seconds: float) -> str:
     return f"{int(minutes)}:{rest:04.1f}"
 
 
-def list_scenes(
-    lesson: Lesson,
-    chosen: Sequence[type[LessonScene]],
-    work: Path,
-    out: TextIO,
-    narrator: Narrator | None = None,
-) -> None:
-    """The steps with their names and durations (narrated by ``narrator`` when given); with
-    every step, the lesson's length too."""
-    from scenes import scenes_for
-
+def list_scenes(plan: Plan, out: TextIO) -> None:
+    """The plan's chosen steps with their names and durations (narrated by its voice, if it
+    has one); with every step, the lesson's length too."""
+    lesson, chosen = plan.lesson, plan.chosen
+    work, narrator = plan.options.work, plan.options.narrator
     seconds = {scene: measure(scene, lesson, work, narrator) for scene in chosen}
     print(f"{'step':>4}  {'scene':<18} {'file':<16} {'length':>7}  title", file=out)
     for scene in chosen:
@@ -98,27 +91,24 @@ def list_scenes(
         title = scene.headline(lesson)
         print(f"{scene.step:>4}  {scene.__name__:<18} {name:<16} {length:>7}  {title}", file=out)
     total = _clock(sum(seconds.values()))
-    if len(chosen) == len(scenes_for(lesson)):
-        total += f"  (the lesson: about {lesson_minutes(lesson, work, narrator)} min)"
+    if plan.whole:
+        total += f"  (the lesson: about {lesson_minutes(plan)} min)"
     print(f"{'':>4}  {'total':<35} {total:>7}", file=out)
 
 
-def dry_run(
-    lesson: Lesson, chosen: Sequence[type[LessonScene]], options: Options, out: TextIO
-) -> None:
-    """Construct each scene without rendering and print every number and text it shows.
+def dry_run(plan: Plan, out: TextIO) -> None:
+    """Construct each of the plan's chosen scenes without rendering and print every number
+    and text it shows.
 
     The title needs every scene's length: with more than one scene to construct and more than
     one job, they are constructed in worker processes, longest first, then the title.
     """
-    from scenes import scenes_for
-
-    every_scene = scenes_for(lesson)
-    constructed = list(every_scene) if timing.titles(chosen) else list(chosen)
-    if options.jobs > 1 and len(constructed) > 1:
-        probes = _probes_in_workers(lesson, chosen, constructed, options)
+    lesson, chosen = plan.lesson, plan.chosen
+    constructed = list(plan.scenes) if timing.titles(chosen) else list(chosen)
+    if plan.options.run.jobs > 1 and len(constructed) > 1:
+        probes = _probes_in_workers(plan, constructed)
     else:
-        probes = _probes_here(lesson, chosen, options.work, options.narrator)
+        probes = _probes_here(plan)
     for scene in chosen:
         probe = probes[scene]
         name = clip_name(scene.step, scene.slug)
@@ -136,42 +126,35 @@ def dry_run(
         print(file=out)
 
 
-def _probes_here(
-    lesson: Lesson, chosen: Sequence[type[LessonScene]], work: Path, narrator: Narrator | None
-) -> dict[type[LessonScene], Probe]:
+def _probes_here(plan: Plan) -> dict[type[LessonScene], Probe]:
     from scenes.probe import run_dry
 
-    minutes = lesson_minutes(lesson, work, narrator) if timing.titles(chosen) else 0
+    lesson, work, narrator = plan.lesson, plan.options.work, plan.options.narrator
+    minutes = lesson_minutes(plan) if timing.titles(plan.chosen) else 0
     probes = {}
-    for scene in chosen:
+    for scene in plan.chosen:
         with dry_media(work / scene.slug):
             probes[scene] = run_dry(scene, lesson, **_arguments(scene, lesson, minutes, narrator))
     return probes
 
 
 def _probes_in_workers(
-    lesson: Lesson,
-    chosen: Sequence[type[LessonScene]],
-    constructed: Sequence[type[LessonScene]],
-    options: Options,
+    plan: Plan, constructed: Sequence[type[LessonScene]]
 ) -> dict[type[LessonScene], Probe]:
     """``constructed`` in worker processes, longest first, the title with the minutes the last
     render's lengths give (0 without them); the title again only if the minutes the dry runs'
     lengths give differ."""
-    from scenes import scenes_for
-
-    every_scene = scenes_for(lesson)
-    earlier = earlier_lengths(options, constructed)
-    guess = timing.minutes_from(every_scene, earlier) or 0
+    earlier = plan.last(constructed)
+    guess = timing.minutes_from(plan.scenes, earlier) or 0
     order = longest_first(constructed, earlier)
-    with worker_pool(None, min(options.jobs, len(order))) as executor:
-        jobs = {scene: dry_job(lesson, options, scene, guess) for scene in order}
+    with worker_pool(None, min(plan.options.run.jobs, len(order))) as executor:
+        jobs = {scene: plan.dry_job(scene, guess) for scene in order}
         probes = run_jobs(executor, worker.dry_run, jobs, _failed)
-        titles = timing.titles(chosen)
+        titles = timing.titles(plan.chosen)
         if titles:
-            minutes = timing.measured_minutes(every_scene, lambda scene: probes[scene].seconds)
+            minutes = timing.measured_minutes(plan.scenes, lambda scene: probes[scene].seconds)
             if minutes != guess:
-                jobs = {scene: dry_job(lesson, options, scene, minutes) for scene in titles}
+                jobs = {scene: plan.dry_job(scene, minutes) for scene in titles}
                 probes |= run_jobs(executor, worker.dry_run, jobs, _failed)
     return probes
 

@@ -15,10 +15,9 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from attention_core import Lesson
 from publish.render import worker
 from publish.render.lesson_run import LessonRun
-from publish.render.options import Options
+from publish.render.options import RunOptions
 from publish.render.pool import event_queue, outcome, start, worker_pool
 from publish.render.progress import Display, Row
 from publish.render.split import start_clip
@@ -28,7 +27,7 @@ if TYPE_CHECKING:
     from scenes import LessonScene
     from scenes.probe import Probe
 
-__all__ = ["Clip", "clip_job", "dry_job", "queue_order", "render_course"]
+__all__ = ["Clip", "queue_order", "render_course"]
 
 Clip = tuple[int, "type[LessonScene]"]
 """A clip of the run: the index of its lesson, and its scene."""
@@ -59,27 +58,27 @@ class _Lesson:
 
 
 def _part(index: int, run: LessonRun) -> _Lesson:
-    todo = [scene for scene in run.chosen if scene not in run.clips]
+    todo = [scene for scene in run.plan.chosen if scene not in run.clips]
     titles = timing.titles(todo)
     others = [scene for scene in todo if scene not in titles]
-    unknown = timing.unknown(run.scenes, run.lengths()) if titles else []
+    unknown = timing.unknown(run.plan.scenes, run.lengths()) if titles else []
     measuring = [scene for scene in unknown if scene not in others]
     return _Lesson(index, run, titles, others, measuring)
 
 
 def render_course(
+    options: RunOptions,
     runs: Sequence[LessonRun],
-    jobs: int,
     display: Display,
     finish: Callable[[LessonRun], None],
 ) -> None:
-    """Render what ``runs`` lack in worker processes, one queue for all; ``finish`` each
-    lesson as soon as its last clip is in."""
+    """Render what ``runs`` lack in worker processes (or on ``options.scheduler``'s cluster),
+    one queue for all; ``finish`` each lesson as soon as its last clip is in."""
     lessons = [_part(index, run) for index, run in enumerate(runs)]
     expected = {
         (part.index, scene): seconds
         for part in lessons
-        for scene, seconds in part.run.expected(part.run.chosen).items()
+        for scene, seconds in part.run.plan.last(part.run.plan.chosen).items()
     }
     _show_board(lessons, expected, display)
     clips = queue_order([(p.index, s) for p in lessons for s in p.others], expected)
@@ -96,19 +95,20 @@ def render_course(
     # than local workers: each clip's fresh beats are shared out between them (dry runs and
     # titles are short; a cluster's workers keep beat stores of their own).
     queued = len(clips) + len(dry) + titles
-    local = runs[0].options.scheduler is None
-    ways = max(1, jobs // max(1, len(clips))) if local else 1
+    jobs = options.jobs
+    ways = max(1, jobs // max(1, len(clips))) if options.scheduler is None else 1
     workers = min(jobs, queued + len(clips) * (ways - 1))
-    with _executor(runs[0].options, events, workers, display) as executor:
+    with _executor(options, events, workers, display) as executor:
         pending: dict[Future[Any], tuple[_Lesson, type[LessonScene]]] = {}
 
         def send(part: _Lesson, scene: type[LessonScene], minutes: int | None = None) -> None:
             run = part.run
             if scene in part.measuring and minutes is None:
-                job: Any = dry_job(run.lesson, run.options, scene)
+                job: Any = run.plan.dry_job(scene)
                 pending[start(executor, worker.dry_run, job)] = (part, scene)
             else:
-                job = clip_job(run, scene, minutes)
+                kwargs = () if minutes is None else timing.title_arguments(scene, minutes)
+                job = run.plan.clip_job(scene, kwargs)
                 pending[start_clip(executor, job, ways)] = (part, scene)
             part.outstanding += 1
 
@@ -177,12 +177,12 @@ def _minutes(part: _Lesson) -> int | None:
     a scene failed, so its length is unknown."""
     run = part.run
     lengths = run.lengths() | part.measured
-    minutes = timing.minutes_from(run.scenes, lengths)
+    minutes = timing.minutes_from(run.plan.scenes, lengths)
     if minutes is not None:
         return minutes
     for title in part.titles:
         if title not in run.failures:
-            steps = ", ".join(str(scene.step) for scene in timing.unknown(run.scenes, lengths))
+            steps = ", ".join(str(scene.step) for scene in timing.unknown(run.plan.scenes, lengths))
             run.fail(title, f"the lesson's length is unknown: a scene failed (step {steps})")
     return None
 
@@ -196,13 +196,13 @@ def _show_board(
     rows = []
     for part in lessons:
         run = part.run
-        for scene in run.chosen:
+        for scene in run.plan.chosen:
             entry = run.clips.get(scene)
             length = entry.duration if entry else expected.get((part.index, scene), 0.0)
             rows.append(Row(run.label(scene), scene.headline(run.lesson), length))
     display.plan(rows)
     for part in lessons:
-        for scene in part.run.chosen:
+        for scene in part.run.plan.chosen:
             if scene in part.run.clips:
                 part.run.states[scene] = "cached"
                 part.run.display.cached(part.run.label(scene))
@@ -218,7 +218,7 @@ def _drain(events: Any, display: Display) -> None:
 
 
 def _executor(
-    options: Options, events: Any, workers: int, display: Display
+    options: RunOptions, events: Any, workers: int, display: Display
 ) -> AbstractContextManager[Executor]:
     """The local worker processes, or the Dask cluster's workers with ``--scheduler``."""
     if options.scheduler is None:
@@ -226,33 +226,3 @@ def _executor(
     from publish.render.cluster import cluster_pool
 
     return cluster_pool(options.scheduler, events, display.note)
-
-
-def dry_job(
-    lesson: Lesson, options: Options, scene: type[LessonScene], minutes: int = timing.MEASURED_WITH
-) -> worker.DryJob:
-    """A dry run of ``scene`` in its work folder; the title with ``minutes`` (0 to measure it,
-    as ``scenes.timing`` does: its length does not depend on them)."""
-    kwargs = timing.title_arguments(scene, minutes)
-    return worker.DryJob(
-        worker.scene_path(scene), lesson, options.scene_work(scene), kwargs, options.narrator
-    )
-
-
-def clip_job(run: LessonRun, scene: type[LessonScene], minutes: int | None) -> worker.ClipJob:
-    """Everything a worker needs to render ``scene`` of ``run``'s lesson."""
-    options = run.options
-    kwargs = () if minutes is None else timing.title_arguments(scene, minutes)
-    return worker.ClipJob(
-        scene=worker.scene_path(scene),
-        lesson=run.lesson,
-        quality=options.quality,
-        fmt=options.fmt,
-        transparent=options.transparent,
-        work=options.scene_work(scene),
-        kwargs=kwargs,
-        narrator=options.narrator,
-        label=run.label(scene),
-        beats=options.beats,
-        base=run.key_of(scene)((), kwargs),
-    )

@@ -8,17 +8,14 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
 from attention_core import Lesson, LessonError, load_lesson
 from publish.render.claim import claimed
-from publish.render.options import Options
+from publish.render.options import LessonOptions
 from publish.watch.server import serve
 from publish.watch.session import Session
 from publish.watch.state import State
-
-if TYPE_CHECKING:
-    from scenes import LessonScene
 
 __all__ = ["CODE", "PREVIEW", "watch"]
 
@@ -33,7 +30,7 @@ CODE = ("scenes", "attention_core", "publish/render", "publish/narration", "publ
 
 def watch(
     lesson_file: Path,
-    options: Options,
+    options: LessonOptions,
     wanted: Sequence[str],
     port: int,
     code: bool,
@@ -41,16 +38,13 @@ def watch(
 ) -> int:
     """Run the preview until Ctrl-C (0) or a port in use (2): ``options`` already point into
     the preview folder."""
-    from publish.render.selection import SelectionError, select
-    from scenes import scenes_for
-
-    def chosen(lesson: Lesson) -> Sequence[type[LessonScene]]:
-        return select(scenes_for(lesson), list(wanted))
+    from publish.render.plan import choose
+    from publish.render.selection import SelectionError
 
     def load() -> Lesson:
         lesson = load_lesson(lesson_file)
         try:
-            chosen(lesson)
+            choose(lesson, wanted)
         except SelectionError as error:
             raise LessonError(f"--scene: {error}") from None
         return lesson
@@ -63,8 +57,8 @@ def watch(
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     state = State()
-    with claimed(options.folder, options.claim):
-        session = Session(options, state, load, scenes_for, chosen, say)
+    with claimed(options.run.quality_folder, options.run.claim):
+        session = Session(options, state, load, wanted, say)
         try:
             server = serve(state, session.folder, port)
         except OSError as error:

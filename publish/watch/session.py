@@ -22,9 +22,10 @@ from publish.media.files import clean_partials, replacing
 from publish.narration.soundtrack import encoding, iso639_2, narration_track
 from publish.presets import clip_name
 from publish.render import toolchain, worker
-from publish.render.cache import clip_key, source_digest
+from publish.render.cache import source_digest
 from publish.render.lesson_run import drawn_beats
-from publish.render.options import Options
+from publish.render.options import LessonOptions
+from publish.render.plan import Plan, plan
 from publish.render.split import start_clip
 from publish.watch.state import Beat, Clip, State
 from scenes import timing
@@ -60,22 +61,21 @@ class Made:
 class Session:
     """Renders saves of one lesson into ``options.folder``'s clip folder for the page.
 
-    ``load`` reads the lesson (raising :class:`LessonError`), ``say`` prints a terminal line.
+    ``load`` reads the lesson (raising :class:`LessonError`), ``wanted`` are the ``--scene``
+    names (its scenes and keys are each save's :class:`Plan`), ``say`` prints a terminal line.
     """
 
     def __init__(
         self,
-        options: Options,
+        options: LessonOptions,
         state: State,
         load: Callable[[], Lesson],
-        scenes_of: Callable[[Lesson], Sequence[type[LessonScene]]],
-        wanted: Callable[[Lesson], Sequence[type[LessonScene]]],
+        wanted: Sequence[str],
         say: Callable[[str], None],
     ) -> None:
         self.options = options
         self.state = state
         self.load = load
-        self.scenes_of = scenes_of
         self.wanted = wanted
         self.say = say
         self.folder = options.folder / CLIPS
@@ -92,11 +92,11 @@ class Session:
 
     def _pool(self) -> ProcessPoolExecutor:
         context = multiprocessing.get_context("spawn")
-        return ProcessPoolExecutor(self.options.jobs, context, initializer=_init_child)
+        return ProcessPoolExecutor(self.options.run.jobs, context, initializer=_init_child)
 
     def start(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
-        for folder in (self.folder, self.options.beats):
+        for folder in (self.folder, self.options.run.beats):
             clean_partials(folder)
         self.thread.start()
         self.saved()
@@ -131,7 +131,7 @@ class Session:
         for child in children:
             child.join(5)
         self.thread.join(10)
-        for folder in (self.folder, self.options.beats):
+        for folder in (self.folder, self.options.run.beats):
             clean_partials(folder)
 
     def _run(self) -> None:
@@ -151,41 +151,34 @@ class Session:
     def _outdated(self, generation: int) -> bool:
         return self.stopping.is_set() or self.state.good != generation or self.pending is not None
 
-    def _key(self, lesson: Lesson, scene: type[LessonScene], reads: Any, kwargs: Any) -> str:
-        voice = self.options.voice
-        return clip_key(
-            sources=self.sources,
-            toolchain=self.tools,
-            lesson=lesson,
-            reads=reads,
-            scene=f"{scene.__name__}@{scene.step}",
-            kwargs=kwargs,
-            quality=self.options.quality.name,
-            fmt=self.options.fmt,
-            transparent=self.options.transparent,
-            voice=voice.digest if voice else None,
+    def _plan(self, lesson: Lesson) -> Plan:
+        """The save's plan: its scenes and keys, the clips' lengths as this preview made them."""
+        known = {name: made.seconds for name, made in self.made.items()}
+        return plan(
+            lesson, self.options, self.wanted, sources=self.sources, tools=self.tools, known=known
         )
 
     def _render(self, generation: int, lesson: Lesson) -> None:
         started = time.monotonic()
-        scenes = list(self.wanted(lesson))
-        names = {clip_name(s.step, s.slug): s for s in scenes}
-        self.state.update(order=list(names))
+        planned = self._plan(lesson)
+        scenes = planned.chosen
+        self.state.update(order=[clip_name(s.step, s.slug) for s in scenes])
         watching = self.state.watching
         titles = timing.titles(scenes)
         first = [s for s in scenes if clip_name(s.step, s.slug) == watching and s not in titles]
         # The others longest first (as a render queues them): the last to finish is short.
         others = [s for s in scenes if s not in first and s not in titles]
-        order = first + sorted(others, key=lambda s: -self._seconds(s))
+        last = planned.last(others)
+        order = first + sorted(others, key=lambda s: -last.get(s, 0.0))
         todo: dict[Future[worker.ClipResult], tuple[type[LessonScene], Any]] = {}
         for scene in order:
-            job = self._job(lesson, scene, ())
+            job = self._job(planned, scene, ())
             if job is not None:  # the lead's fresh beats are shared out between every worker
-                ways = 1 if todo else self.options.jobs
+                ways = 1 if todo else self.options.run.jobs
                 todo[start_clip(self.executor, job, ways)] = (scene, ())
         for title in titles:  # with the minutes it showed: a lesson's length seldom changes
             shown = self.made.get(clip_name(title.step, title.slug))
-            job = None if shown is None else self._job(lesson, title, shown.kwargs)
+            job = None if shown is None else self._job(planned, title, shown.kwargs)
             if shown is not None and job is not None:
                 todo[start_clip(self.executor, job)] = (title, shown.kwargs)
         # The lead: the clip the page shows (else the first to re-render). The page jumps to
@@ -202,7 +195,7 @@ class Session:
             for future in sorted(done, key=lambda f: todo[f][0] is not lead):
                 scene, kwargs = todo.pop(future)
                 jump = not jumped and (scene is lead or lead_in)
-                line, moved = self._collect(generation, lesson, scene, kwargs, future, jump)
+                line, moved = self._collect(generation, planned, scene, kwargs, future, jump)
                 jumped = jumped or moved
                 if scene is lead:  # said as soon as it is in
                     line = f"{line} in {time.monotonic() - started:.1f} s"
@@ -212,10 +205,11 @@ class Session:
                 redone.append(line)
             if not todo and titles:
                 for title in titles:
-                    minutes = tuple(self._minutes(lesson, scenes).items())
-                    job = self._job(lesson, title, minutes)
+                    minutes = tuple(self._minutes(self._plan(lesson), title).items())
+                    job = self._job(planned, title, minutes)
                     if job is not None:
-                        todo[start_clip(self.executor, job, self.options.jobs)] = (title, minutes)
+                        ways = self.options.run.jobs
+                        todo[start_clip(self.executor, job, ways)] = (title, minutes)
                 titles = []
         elapsed = time.monotonic() - started
         if not redone:
@@ -228,48 +222,28 @@ class Session:
         if len(redone) != 1:
             self.say(summary)
 
-    def _seconds(self, scene: type[LessonScene]) -> float:
-        """How long ``scene``'s clip was when last made (0 if never)."""
-        made = self.made.get(clip_name(scene.step, scene.slug))
-        return made.seconds if made is not None else 0.0
-
-    def _minutes(self, lesson: Lesson, scenes: Sequence[type[LessonScene]]) -> dict[str, Any]:
-        seconds = sum(made.seconds for name, made in self.made.items() if name in self.state.order)
-        title = timing.titles(scenes)[0]
+    def _minutes(self, planned: Plan, title: type[LessonScene]) -> dict[str, Any]:
+        """The title's minutes from the chosen clips as this preview made them."""
+        seconds = sum(planned.last(planned.chosen).values())
         return timing.length_arguments(title, timing.minutes_of(seconds))
 
     def _job(
-        self, lesson: Lesson, scene: type[LessonScene], kwargs: tuple[tuple[str, Any], ...]
+        self, planned: Plan, scene: type[LessonScene], kwargs: tuple[tuple[str, Any], ...]
     ) -> worker.ClipJob | None:
         """The job that re-renders ``scene``, or None when its clip is current."""
-        name = clip_name(scene.step, scene.slug)
-        made = self.made.get(name)
+        made = self.made.get(clip_name(scene.step, scene.slug))
         if made is not None:
             wanted = kwargs if scene.shows_length else made.kwargs
-            if made.key == self._key(lesson, scene, made.reads, wanted):
+            if made.key == planned.key(scene, made.reads, wanted):
                 return None
-        options = self.options
         if scene.shows_length and not kwargs:
             return None  # made last, once the others' lengths are known
-        return worker.ClipJob(
-            scene=worker.scene_path(scene),
-            lesson=lesson,
-            quality=options.quality,
-            fmt=options.fmt,
-            transparent=options.transparent,
-            work=options.scene_work(scene),
-            kwargs=kwargs,
-            narrator=options.narrator,
-            label=name,
-            beats=options.beats,
-            base=self._key(lesson, scene, (), kwargs),
-            numbers=False,
-        )
+        return planned.clip_job(scene, kwargs, numbers=False)
 
     def _collect(
         self,
         generation: int,
-        lesson: Lesson,
+        planned: Plan,
         scene: type[LessonScene],
         kwargs: tuple[tuple[str, Any], ...],
         future: Future[worker.ClipResult],
@@ -284,7 +258,7 @@ class Session:
             line = scene_error(name, failure)
             self.state.update(error=line, last=line)
             return line, False
-        clip = self._publish(generation, lesson, scene, kwargs, result)
+        clip = self._publish(generation, planned, scene, kwargs, result)
         fresh = [beat for beat in clip.beats if beat.id in clip.fresh]
         changed = None
         if jump and fresh:
@@ -301,16 +275,16 @@ class Session:
     def _publish(
         self,
         generation: int,
-        lesson: Lesson,
+        planned: Plan,
         scene: type[LessonScene],
         kwargs: tuple[tuple[str, Any], ...],
         result: worker.ClipResult,
     ) -> Clip:
         """The worker's clip, with its captions and narration, under a new name for the page."""
-        name = clip_name(scene.step, scene.slug)
+        name, lesson = clip_name(scene.step, scene.slug), planned.lesson
         self.serial += 1
         stem = f"{name}.{generation}.{self.serial}"
-        video = self.folder / f"{stem}.{self.options.fmt}"
+        video = self.folder / f"{stem}.{self.options.run.fmt}"
         length = probe(result.video).duration
         captions = None
         if result.captions is not None:
@@ -346,7 +320,7 @@ class Session:
         old = self.made.get(name)
         reads = tuple(sorted({*result.reads, ("words", f"{scene.slug}.heading.title")}, key=str))
         self.made[name] = Made(
-            self._key(lesson, scene, reads, kwargs), reads, kwargs, clip, result.seconds
+            planned.key(scene, reads, kwargs), reads, kwargs, clip, result.seconds
         )
         if old is not None:  # the page plays the new one from its next poll on
             timer = threading.Timer(30, partial(_remove, self.folder, old.clip))
