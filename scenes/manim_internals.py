@@ -88,6 +88,7 @@ MADE_FROM = frozenset(
     {
         "_code_html",
         "file_name",
+        "id_to_vgroup_dict",
         "original_id",
         "path_obj",
         "path_string_config",
@@ -97,7 +98,8 @@ MADE_FROM = frozenset(
 )
 """A mobject's attributes that are how manim made it, not what it is (``scenes.state`` leaves
 them out of a scene's state): the SVG file a text or formula was read from (a path inside each
-render's own folder), the parser's objects behind its points, a code listing's HTML, and the
+render's own folder), the parser's objects behind its points and its groups by SVG id (the same
+parts again, as parsed), a code listing's HTML, and the
 address of what it was copied from (``original_id``, which manim's own hashing leaves out too).
 Any other attribute is part of the state; one that cannot be told makes the state unknown."""
 

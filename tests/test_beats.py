@@ -237,3 +237,29 @@ def test_a_render_whose_stop_file_appears_stops_as_its_next_beat_begins(tmp_path
     assert not (work / "video").exists() or not list((work / "video").iterdir())
     stop.unlink()
     assert worker.render_clip(job).drawn == (1, 2, 3, 4, 5, 6)  # the next carries on
+
+
+@pytest.mark.render
+@pytest.mark.parametrize(
+    ("lesson_file", "step"),
+    [("", 3), ("lessons/day006_heads.toml", 3)],
+    ids=["softmax", "heads"],
+)
+def test_a_beats_state_is_told_alike_after_beats_drawn_or_skipped(
+    tmp_path: Path, lesson_file: str, step: int
+) -> None:
+    """Two parts of one clip, each drawing the beats the other skips, tell every beat's state
+    alike (else parts shared out would disagree and the clip be drawn again whole): what an
+    animation drawn frame by frame leaves (the last unit of a point, the opacity it was made
+    with, the order of its method's locals) is not a different state."""
+    from dataclasses import replace
+
+    lesson = load_lesson(ROOT / lesson_file) if lesson_file else lesson_with(tmp_path, "")
+    job = job_for(lesson, tmp_path / "beats", tmp_path / "work", step)
+    half = 4
+    early = worker.render_clip(replace(job, part=Part(1, half), work=tmp_path / "early"))
+    late = worker.render_clip(replace(job, part=Part(half + 1), work=tmp_path / "late"))
+    assert early.drawn == tuple(range(1, half + 1))
+    assert late.drawn == tuple(range(half + 1, late.beats + 1))
+    assert all(record.state is not None for record in early.records)
+    assert early.records == late.records

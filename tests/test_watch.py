@@ -145,6 +145,27 @@ def test_an_edit_a_bad_save_and_the_recovery(preview: Preview) -> None:
     assert "beat 3 of 7 rendered" in state["last"]
 
 
+@pytest.mark.render
+def test_a_newer_save_stops_the_render_it_outdates(preview: Preview) -> None:
+    """The clip the first save set rendering stops at its next beat: none of its beats is
+    stored, and the second save's clip is the one shown."""
+    beats = preview.out / "preview" / "draft" / ".beats"
+    before = set(beats.glob("*.mp4"))
+    found = preview.lesson.read_text("utf-8")
+    first = preview.save(LESSON.replace("key = [0, 1, 0, 0]", "key = [0, 2, 0, 0]"))
+    preview.until("began the first", lambda s: s["good"] == first and not s["done"])
+    time.sleep(0.5)  # the first save's clip is rendering now (a key edit: every beat)
+    second = preview.save(LESSON.replace("key = [0, 1, 0, 0]", "key = [0, 3, 0, 0]"))
+    state = preview.until("showed the second", lambda s: s["done"] and s["good"] == second)
+    assert (preview.out / "preview" / "draft" / ".stop" / str(first)).is_file()
+    assert preview.clip(state)["generation"] == second
+    fresh = len(state["changed"]["fresh"])
+    added = set(beats.glob("*.mp4")) - before
+    assert fresh <= len(added) <= fresh + 1  # the second's beats (and a tail), not the first's
+    back = preview.save(found)  # as the test before left it, for the next
+    preview.until("went back", lambda s: s["done"] and s["good"] == back)
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     if not CHROMIUM.exists():

@@ -17,6 +17,7 @@ from publish.kit.transcript import HTML_NAME as TRANSCRIPT
 from publish.media.files import clean_partials, write_text
 from publish.media.manifest import CourseEntry, CourseManifest, write_course_manifest
 from publish.render import toolchain
+from publish.render.beats import BeatStore
 from publish.render.cache import source_digest
 from publish.render.interrupts import Interrupted
 from publish.render.lesson_run import LessonRun, Outcome
@@ -100,6 +101,7 @@ def publish(
         outcomes[id(lesson_run)] = lesson_run.complete()
 
     render_course(run, runs, display, finish)
+    BeatStore(run.beats, f".{run.fmt}").prune()  # the run is over: nothing writes the store
     finished = [outcomes[id(each)] for each in runs]
     display.summary([row for outcome in finished for row in outcome.rows])
     for outcome in finished:

@@ -6,11 +6,12 @@ from __future__ import annotations
 import multiprocessing
 import os
 import re
+import shutil
 import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,6 +23,7 @@ from publish.media.files import clean_partials, replacing
 from publish.narration.soundtrack import encoding, iso639_2, narration_track
 from publish.presets import clip_name
 from publish.render import toolchain, worker
+from publish.render.beats import BeatStore
 from publish.render.cache import source_digest
 from publish.render.lesson_run import drawn_beats
 from publish.render.options import LessonOptions
@@ -35,6 +37,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Session", "scene_error"]
 
+STOPS = ".stop"
+"""Where the stop files of outdated saves are (:meth:`Session._stop_file`)."""
 CLIPS = "clips"
 """The preview folder's folder of clips the page plays, each named after its bytes' render."""
 
@@ -96,6 +100,7 @@ class Session:
 
     def start(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
+        shutil.rmtree(self.options.folder / STOPS, ignore_errors=True)
         for folder in (self.folder, self.options.run.beats):
             clean_partials(folder)
         self.thread.start()
@@ -131,6 +136,7 @@ class Session:
         for child in children:
             child.join(5)
         self.thread.join(10)
+        shutil.rmtree(self.options.folder / STOPS, ignore_errors=True)
         for folder in (self.folder, self.options.run.beats):
             clean_partials(folder)
 
@@ -172,13 +178,13 @@ class Session:
         order = first + sorted(others, key=lambda s: -last.get(s, 0.0))
         todo: dict[Future[worker.ClipResult], tuple[type[LessonScene], Any]] = {}
         for scene in order:
-            job = self._job(planned, scene, ())
+            job = self._job(generation, planned, scene, ())
             if job is not None:  # the lead's fresh beats are shared out between every worker
                 ways = 1 if todo else self.options.run.jobs
                 todo[start_clip(self.executor, job, ways)] = (scene, ())
         for title in titles:  # with the minutes it showed: a lesson's length seldom changes
             shown = self.made.get(clip_name(title.step, title.slug))
-            job = None if shown is None else self._job(planned, title, shown.kwargs)
+            job = None if shown is None else self._job(generation, planned, title, shown.kwargs)
             if shown is not None and job is not None:
                 todo[start_clip(self.executor, job)] = (title, shown.kwargs)
         # The lead: the clip the page shows (else the first to re-render). The page jumps to
@@ -189,6 +195,9 @@ class Session:
         while todo:
             done, _ = wait(todo, timeout=0.2, return_when="FIRST_COMPLETED")
             if self._outdated(generation):
+                stop = self._stop_file(generation)
+                stop.parent.mkdir(parents=True, exist_ok=True)
+                stop.touch()  # what is rendering stops at its next beat; the queued never start
                 for future in todo:
                     future.cancel()
                 return
@@ -206,11 +215,12 @@ class Session:
             if not todo and titles:
                 for title in titles:
                     minutes = tuple(self._minutes(self._plan(lesson), title).items())
-                    job = self._job(planned, title, minutes)
+                    job = self._job(generation, planned, title, minutes)
                     if job is not None:
                         ways = self.options.run.jobs
                         todo[start_clip(self.executor, job, ways)] = (title, minutes)
                 titles = []
+        BeatStore(self.options.run.beats, f".{self.options.run.fmt}").prune()
         elapsed = time.monotonic() - started
         if not redone:
             summary = "nothing to re-render: no clip reads what changed"
@@ -228,9 +238,14 @@ class Session:
         return timing.length_arguments(title, timing.minutes_of(seconds))
 
     def _job(
-        self, planned: Plan, scene: type[LessonScene], kwargs: tuple[tuple[str, Any], ...]
+        self,
+        generation: int,
+        planned: Plan,
+        scene: type[LessonScene],
+        kwargs: tuple[tuple[str, Any], ...],
     ) -> worker.ClipJob | None:
-        """The job that re-renders ``scene``, or None when its clip is current."""
+        """The job of save ``generation`` that re-renders ``scene``, or None when its clip is
+        current."""
         made = self.made.get(clip_name(scene.step, scene.slug))
         if made is not None:
             wanted = kwargs if scene.shows_length else made.kwargs
@@ -238,7 +253,13 @@ class Session:
                 return None
         if scene.shows_length and not kwargs:
             return None  # made last, once the others' lengths are known
-        return planned.clip_job(scene, kwargs, numbers=False)
+        job = planned.clip_job(scene, kwargs, numbers=False)
+        return replace(job, stop=self._stop_file(generation))
+
+    def _stop_file(self, generation: int) -> Path:
+        """Appears once a newer save makes ``generation``'s renders outdated: a clip already
+        rendering stops as its next beat begins (``worker.ClipJob.stop``)."""
+        return self.options.folder / STOPS / str(generation)
 
     def _collect(
         self,
