@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -64,13 +67,41 @@ def own_media_folder(tmp_path_factory: pytest.TempPathFactory) -> None:
     config.media_dir = str(tmp_path_factory.mktemp("manim_media"))
 
 
+def once_per_run(
+    tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], dict[str, Any]]
+) -> tuple[Path, dict[str, Any]]:
+    """``make(folder)`` run once for the whole test run, into ``folder``, however many xdist
+    workers ask: the first takes a lock and makes it; the others wait on the lock, then read the
+    folder and the JSON ``make`` returned. Each worker's base temporary folder is its own
+    (``…/pytest-N/popen-gw0``); their parent is the run's, so one run never reads another's.
+    A ``make`` that fails leaves nothing, and the next worker to ask tries again (and fails as
+    loudly). The folder is read only from then on: a test that writes copies it first."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    folder, made = shared / name, shared / f"{name}.json"
+    with open(shared / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or the worker dies
+        if not made.is_file():
+            shutil.rmtree(folder, ignore_errors=True)  # what a failed make left
+            folder.mkdir()
+            result = make(folder)
+            made.write_text(json.dumps(result), "utf-8")
+        data: dict[str, Any] = json.loads(made.read_text("utf-8"))
+        return folder, data
+
+
 @pytest.fixture(scope="session")
 def rendered(tmp_path_factory: pytest.TempPathFactory) -> Rendered:
-    out = tmp_path_factory.mktemp("media")
-    started = time.monotonic()
-    result = cli(out, "--slides")
-    assert result.returncode == 0, result.stdout + result.stderr
-    return Rendered(out, result.stdout, time.monotonic() - started)
+    """The default lesson rendered with its slides, once for the run (shared by xdist workers)."""
+
+    def render(out: Path) -> dict[str, Any]:
+        started = time.monotonic()
+        result = cli(out, "--slides")
+        assert result.returncode == 0, result.stdout + result.stderr
+        return {"stdout": result.stdout, "seconds": time.monotonic() - started}
+
+    out, run = once_per_run(tmp_path_factory, "rendered", render)
+    return Rendered(out, run["stdout"], run["seconds"])
 
 
 @pytest.fixture
@@ -98,14 +129,21 @@ class CourseRun:
 @pytest.fixture(scope="session")
 def course(rendered: Rendered, tmp_path_factory: pytest.TempPathFactory) -> CourseRun:
     """The default lesson and lessons/four_tokens.toml rendered once as a course, into a copy
-    of the session render's output folder (so the default lesson's clips come from its cache)."""
-    out = tmp_path_factory.mktemp("course") / "media"
-    shutil.copytree(rendered.out, out, symlinks=True)
-    course_file = out.parent / "course.toml"
-    four_tokens = ROOT / "lessons" / "four_tokens.toml"
-    course_file.write_text(
-        f'title = "{TITLE}"\n[[lessons]]\nfile = "default"\n[[lessons]]\nfile = "{four_tokens}"\n'
-    )
-    result = cli(out, "--course", str(course_file))
-    assert result.returncode == 0, result.stdout + result.stderr
-    return CourseRun(out / LOW.name, result.stdout)
+    of the session render's output folder (so the default lesson's clips come from its cache);
+    once for the run, like ``rendered``."""
+
+    def render(folder: Path) -> dict[str, Any]:
+        out = folder / "media"
+        shutil.copytree(rendered.out, out, symlinks=True)
+        course_file = folder / "course.toml"
+        four_tokens = ROOT / "lessons" / "four_tokens.toml"
+        course_file.write_text(
+            f'title = "{TITLE}"\n[[lessons]]\nfile = "default"\n'
+            f'[[lessons]]\nfile = "{four_tokens}"\n'
+        )
+        result = cli(out, "--course", str(course_file))
+        assert result.returncode == 0, result.stdout + result.stderr
+        return {"stdout": result.stdout}
+
+    folder, run = once_per_run(tmp_path_factory, "course", render)
+    return CourseRun(folder / "media" / LOW.name, run["stdout"])
