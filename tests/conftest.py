@@ -104,6 +104,22 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> Rendered:
     return Rendered(out, run["stdout"], run["seconds"])
 
 
+@pytest.fixture(scope="session")
+def narration_script(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The default lesson's narration script, as ``render.py --script`` writes it (a dry run of
+    every step), written once for the run: the recorded-voice tests read it aloud."""
+
+    def write(folder: Path) -> dict[str, Any]:
+        script = folder / "script.txt"
+        done = cli(folder / "media", "--script", str(script), timeout=300)
+        assert done.returncode == 0, done.stdout + done.stderr
+        return {"text": script.read_text("utf-8")}
+
+    _, made = once_per_run(tmp_path_factory, "script", write)
+    text: str = made["text"]
+    return text
+
+
 @pytest.fixture
 def copy_of(rendered: Rendered, tmp_path: Path) -> Path:
     """A private copy of the rendered output folder (with its caches) to run again into."""
