@@ -58,6 +58,73 @@ def cli(out: Path, *args: str, timeout: float = 600) -> subprocess.CompletedProc
     )
 
 
+# --- two workers (pytest-xdist: pyproject's addopts say -n 2 --dist loadfile) ---------------
+
+DRY_RUNS = "the dry-run readers"
+DRY_RUN_READERS = frozenset(
+    {
+        "test_cues.py",
+        "test_describe.py",
+        "test_scenes.py",
+        "test_steps.py",
+        "test_timing.py",
+        "test_unchanged_screens.py",
+    }
+)
+"""The modules that read the dry runs of the built-in lessons' steps, which ``scenes.probe``
+makes once per process: one unit of work, so the run makes them once, not once per worker."""
+
+SLOWEST_FIRST = (
+    "test_narration.py",
+    "test_cluster.py",
+    "test_render.py",
+    "test_series_render.py",
+    DRY_RUNS,
+    "test_voice_checks.py",
+    "test_hostile_text.py",
+    "test_scripts.py",
+    "test_beats.py",
+    "test_watch.py",
+    "test_handout_print.py",
+    "test_grid_scenes.py",
+    "test_edit_loop.py",
+    "test_odd_paths.py",
+    "test_interrupts.py",
+)
+"""The units that take longest (CPU seconds, measured), longest first: handed out before the
+rest, so that the quick modules fill in at the end and the two workers finish together. Out of
+date, it costs minutes, never a result."""
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """pytest-xdist's ``--dist loadfile``, with the dry-run readers one unit and the slowest
+    units first. A module's tests run on one worker, in their order, so each module fixture is
+    made once and a test may follow the one before it, as in a run without xdist."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from collections import OrderedDict
+
+    from xdist.scheduler import LoadFileScheduling
+
+    def rank(scope: str) -> int:
+        name = Path(scope).name
+        return SLOWEST_FIRST.index(name) if name in SLOWEST_FIRST else len(SLOWEST_FIRST)
+
+    class ByModule(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return DRY_RUNS if Path(module).name in DRY_RUN_READERS else module
+
+        def _assign_work_unit(self, node: Any) -> None:
+            # The queue is made (in collection order, or by size) just before the first unit
+            # is handed out; sorting is stable, so the rest keep that order.
+            self.workqueue = OrderedDict(sorted(self.workqueue.items(), key=lambda u: rank(u[0])))
+            super()._assign_work_unit(node)
+
+    return ByModule(config, log)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def own_media_folder(tmp_path_factory: pytest.TempPathFactory) -> None:
     """manim's default media folder (``./media``, where in-process dry runs keep their TeX) is
