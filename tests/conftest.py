@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -55,6 +58,73 @@ def cli(out: Path, *args: str, timeout: float = 600) -> subprocess.CompletedProc
     )
 
 
+# --- two workers (pytest-xdist: pyproject's addopts say -n 2 --dist loadfile) ---------------
+
+DRY_RUNS = "the dry-run readers"
+DRY_RUN_READERS = frozenset(
+    {
+        "test_cues.py",
+        "test_describe.py",
+        "test_scenes.py",
+        "test_steps.py",
+        "test_timing.py",
+        "test_unchanged_screens.py",
+    }
+)
+"""The modules that read the dry runs of the built-in lessons' steps, which ``scenes.probe``
+makes once per process: one unit of work, so the run makes them once, not once per worker."""
+
+SLOWEST_FIRST = (
+    "test_narration.py",
+    "test_cluster.py",
+    "test_render.py",
+    "test_series_render.py",
+    DRY_RUNS,
+    "test_voice_checks.py",
+    "test_hostile_text.py",
+    "test_scripts.py",
+    "test_beats.py",
+    "test_watch.py",
+    "test_handout_print.py",
+    "test_grid_scenes.py",
+    "test_edit_loop.py",
+    "test_odd_paths.py",
+    "test_interrupts.py",
+)
+"""The units that take longest (CPU seconds, measured), longest first: handed out before the
+rest, so that the quick modules fill in at the end and the two workers finish together. Out of
+date, it costs minutes, never a result."""
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """pytest-xdist's ``--dist loadfile``, with the dry-run readers one unit and the slowest
+    units first. A module's tests run on one worker, in their order, so each module fixture is
+    made once and a test may follow the one before it, as in a run without xdist."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from collections import OrderedDict
+
+    from xdist.scheduler import LoadFileScheduling
+
+    def rank(scope: str) -> int:
+        name = Path(scope).name
+        return SLOWEST_FIRST.index(name) if name in SLOWEST_FIRST else len(SLOWEST_FIRST)
+
+    class ByModule(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return DRY_RUNS if Path(module).name in DRY_RUN_READERS else module
+
+        def _assign_work_unit(self, node: Any) -> None:
+            # The queue is made (in collection order, or by size) just before the first unit
+            # is handed out; sorting is stable, so the rest keep that order.
+            self.workqueue = OrderedDict(sorted(self.workqueue.items(), key=lambda u: rank(u[0])))
+            super()._assign_work_unit(node)
+
+    return ByModule(config, log)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def own_media_folder(tmp_path_factory: pytest.TempPathFactory) -> None:
     """manim's default media folder (``./media``, where in-process dry runs keep their TeX) is
@@ -64,13 +134,57 @@ def own_media_folder(tmp_path_factory: pytest.TempPathFactory) -> None:
     config.media_dir = str(tmp_path_factory.mktemp("manim_media"))
 
 
+def once_per_run(
+    tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], dict[str, Any]]
+) -> tuple[Path, dict[str, Any]]:
+    """``make(folder)`` run once for the whole test run, into ``folder``, however many xdist
+    workers ask: the first takes a lock and makes it; the others wait on the lock, then read the
+    folder and the JSON ``make`` returned. Each worker's base temporary folder is its own
+    (``…/pytest-N/popen-gw0``); their parent is the run's, so one run never reads another's.
+    A ``make`` that fails leaves nothing, and the next worker to ask tries again (and fails as
+    loudly). The folder is read only from then on: a test that writes copies it first."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    folder, made = shared / name, shared / f"{name}.json"
+    with open(shared / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or the worker dies
+        if not made.is_file():
+            shutil.rmtree(folder, ignore_errors=True)  # what a failed make left
+            folder.mkdir()
+            result = make(folder)
+            made.write_text(json.dumps(result), "utf-8")
+        data: dict[str, Any] = json.loads(made.read_text("utf-8"))
+        return folder, data
+
+
 @pytest.fixture(scope="session")
 def rendered(tmp_path_factory: pytest.TempPathFactory) -> Rendered:
-    out = tmp_path_factory.mktemp("media")
-    started = time.monotonic()
-    result = cli(out, "--slides")
-    assert result.returncode == 0, result.stdout + result.stderr
-    return Rendered(out, result.stdout, time.monotonic() - started)
+    """The default lesson rendered with its slides, once for the run (shared by xdist workers)."""
+
+    def render(out: Path) -> dict[str, Any]:
+        started = time.monotonic()
+        result = cli(out, "--slides")
+        assert result.returncode == 0, result.stdout + result.stderr
+        return {"stdout": result.stdout, "seconds": time.monotonic() - started}
+
+    out, run = once_per_run(tmp_path_factory, "rendered", render)
+    return Rendered(out, run["stdout"], run["seconds"])
+
+
+@pytest.fixture(scope="session")
+def narration_script(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The default lesson's narration script, as ``render.py --script`` writes it (a dry run of
+    every step), written once for the run: the recorded-voice tests read it aloud."""
+
+    def write(folder: Path) -> dict[str, Any]:
+        script = folder / "script.txt"
+        done = cli(folder / "media", "--script", str(script), timeout=300)
+        assert done.returncode == 0, done.stdout + done.stderr
+        return {"text": script.read_text("utf-8")}
+
+    _, made = once_per_run(tmp_path_factory, "script", write)
+    text: str = made["text"]
+    return text
 
 
 @pytest.fixture
@@ -98,14 +212,21 @@ class CourseRun:
 @pytest.fixture(scope="session")
 def course(rendered: Rendered, tmp_path_factory: pytest.TempPathFactory) -> CourseRun:
     """The default lesson and lessons/four_tokens.toml rendered once as a course, into a copy
-    of the session render's output folder (so the default lesson's clips come from its cache)."""
-    out = tmp_path_factory.mktemp("course") / "media"
-    shutil.copytree(rendered.out, out, symlinks=True)
-    course_file = out.parent / "course.toml"
-    four_tokens = ROOT / "lessons" / "four_tokens.toml"
-    course_file.write_text(
-        f'title = "{TITLE}"\n[[lessons]]\nfile = "default"\n[[lessons]]\nfile = "{four_tokens}"\n'
-    )
-    result = cli(out, "--course", str(course_file))
-    assert result.returncode == 0, result.stdout + result.stderr
-    return CourseRun(out / LOW.name, result.stdout)
+    of the session render's output folder (so the default lesson's clips come from its cache);
+    once for the run, like ``rendered``."""
+
+    def render(folder: Path) -> dict[str, Any]:
+        out = folder / "media"
+        shutil.copytree(rendered.out, out, symlinks=True)
+        course_file = folder / "course.toml"
+        four_tokens = ROOT / "lessons" / "four_tokens.toml"
+        course_file.write_text(
+            f'title = "{TITLE}"\n[[lessons]]\nfile = "default"\n'
+            f'[[lessons]]\nfile = "{four_tokens}"\n'
+        )
+        result = cli(out, "--course", str(course_file))
+        assert result.returncode == 0, result.stdout + result.stderr
+        return {"stdout": result.stdout}
+
+    folder, run = once_per_run(tmp_path_factory, "course", render)
+    return CourseRun(folder / "media" / LOW.name, run["stdout"])

@@ -18,6 +18,18 @@ from attention_core import LIMITS
 from attention_core.maths import scores
 
 
+class _Delete:
+    """An edit's value that removes the field instead of setting it."""
+
+    def __repr__(self) -> str:
+        # Its name, not ``<object object at 0x…>``: the bad-field tests' ids are made from
+        # reprs, and pytest-xdist's workers must collect the same ids in every process.
+        return "DELETE"
+
+
+DELETE = _Delete()
+
+
 def lesson_files() -> list[Path]:
     """Every lesson in lessons/, in order: its TOML files but the courses (a course lists
     ``[[lessons]]``, as lessons/series.toml does)."""

@@ -13,7 +13,7 @@ import pytest
 from attention_core import LessonError, default_lesson, load_lesson, parse_lesson
 from attention_core.lesson import DEFAULT_SERIES
 
-from .lessons import default_data, to_toml
+from .lessons import DELETE, default_data, to_toml
 
 ROOT = Path(__file__).parent.parent
 
@@ -60,7 +60,6 @@ def edit(path: str, value: Any) -> dict[str, Any]:
     return data
 
 
-DELETE = object()
 TOKEN = {"text": "filler", "short": "f", "key": [0, 0, 0, 0], "value": [0, 0, 0]}
 
 BAD_LESSONS = [

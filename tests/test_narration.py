@@ -453,14 +453,13 @@ def _script_beats(script: str) -> list[tuple[str, float, str]]:
 
 
 @pytest.fixture(scope="module")
-def recordings(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
+def recordings(
+    tmp_path_factory: pytest.TempPathFactory, narration_script: str
+) -> tuple[Path, list[str]]:
     """espeak-ng reading the exported script, one WAV per beat; beat 03_score-03 read three
     times over, longer than its animation."""
     folder = tmp_path_factory.mktemp("recordings")
-    script = folder.parent / f"{folder.name}-script.txt"
-    result = cli(folder.parent, "--script", str(script))
-    assert result.returncode == 0, result.stdout + result.stderr
-    beats = _script_beats(script.read_text("utf-8"))
+    beats = _script_beats(narration_script)
     assert len(beats) > 40
     for beat, needs, words in beats:
         said = " ".join([words] * 3) if beat == "03_score-03" else words

@@ -11,9 +11,7 @@ import pytest
 from attention_core import LessonError, ShareQuiz, parse_lesson
 from attention_core.steps import KINDS
 
-from .lessons import default_data, to_toml
-
-DELETE = object()
+from .lessons import DELETE, default_data, to_toml
 
 
 def MASKED() -> dict[str, Any]:  # noqa: N802 (a constant, made fresh for each edit)

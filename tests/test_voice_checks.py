@@ -25,12 +25,9 @@ LESSON = default_lesson()
 BEAT = re.compile(r"^(\d\d_[a-z_]+-\d\d)  \(animation [\d.]+ s\)$")
 
 
-def _recordings(folder: Path, tmp_path: Path) -> dict[str, str]:
+def _recordings(folder: Path, script: str) -> dict[str, str]:
     """A spoken recording (espeak-ng, real speech) of every beat of the default lesson."""
-    script = tmp_path / "script.txt"
-    done = cli(tmp_path / "script-media", "--script", str(script), timeout=300)
-    assert done.returncode == 0, done.stderr
-    lines = script.read_text("utf-8").splitlines()
+    lines = script.splitlines()
     beats = {m[1]: lines[i + 1] for i, line in enumerate(lines) if (m := BEAT.match(line))}
     folder.mkdir()
     for beat, words in beats.items():
@@ -41,10 +38,12 @@ def _recordings(folder: Path, tmp_path: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def spoken(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+def spoken(
+    tmp_path_factory: pytest.TempPathFactory, narration_script: str
+) -> tuple[Path, dict[str, str]]:
     """Every beat recorded once for the module (each test copies the folder it changes)."""
     where = tmp_path_factory.mktemp("spoken")
-    return where / "recordings", _recordings(where / "recordings", where)
+    return where / "recordings", _recordings(where / "recordings", narration_script)
 
 
 def _recorded(spoken: tuple[Path, dict[str, str]], tmp_path: Path) -> tuple[Path, dict[str, str]]:
