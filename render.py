@@ -30,8 +30,12 @@ INTERRUPTED = "render.py: interrupted; finished clips are kept, run again to fin
 def _stop_starting(signum: int, frame: object) -> None:
     """Until :func:`run` takes over: a signal during start-up (imports) ends the run at once,
     128 + its number, without a traceback."""
-    print(INTERRUPTED, file=sys.stderr)
-    raise SystemExit(128 + signum)
+    print(INTERRUPTED, file=sys.stderr, flush=True)
+    # Not SystemExit: raised at whatever bytecode an import is at, it can be discarded on the
+    # way out (inside pptx's import chain, by code that clears any error), and the run went on
+    # to finish and exit 0. Nothing is written during start-up, so nothing to clean.
+    sys.stdout.flush()
+    os._exit(128 + signum)
 
 
 if __name__ == "__main__":
