@@ -200,11 +200,7 @@ class BeatStore:
 
     def record(self, clip: str) -> list[BeatRecord]:
         """The beats ``clip`` (its base key and label) was last made of; empty if never."""
-        try:
-            data = json.loads(self._record_path(clip).read_text("utf-8"))
-            return [BeatRecord.from_json(beat) for beat in data["beats"]]
-        except (OSError, ValueError, TypeError, KeyError):
-            return []
+        return _beats_in(self._record_path(clip))
 
     def save_record(self, clip: str, beats: Sequence[BeatRecord]) -> None:
         path = self._record_path(clip)
@@ -241,10 +237,7 @@ class BeatStore:
         reuse stays, the rest goes. Returns the bytes freed."""
         named: set[str] = set()
         for record in (self.folder / "records").glob("*.json"):
-            try:
-                beats = [BeatRecord.from_json(b) for b in json.loads(record.read_text())["beats"]]
-            except (OSError, ValueError, TypeError, KeyError):
-                continue
+            beats = _beats_in(record)
             named.update(beat.key for beat in beats)
             named.add(tail_of(beats))
         unnamed, kept = [], 0
@@ -277,6 +270,15 @@ class BeatStore:
                 shutil.copyfile(files[0], temporary)
             else:
                 join(files, temporary)
+
+
+def _beats_in(record: Path) -> list[BeatRecord]:
+    """The beats a clip's record file names; empty if it is missing or unreadable."""
+    try:
+        data = json.loads(record.read_text("utf-8"))
+        return [BeatRecord.from_json(beat) for beat in data["beats"]]
+    except (OSError, ValueError, TypeError, KeyError):
+        return []
 
 
 def tail_of(records: Sequence[BeatRecord]) -> str:
