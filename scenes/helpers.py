@@ -5,7 +5,7 @@ from __future__ import annotations
 import string
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, TypeVar, cast
+from typing import TypeVar
 
 import numpy as np
 from manim import (
@@ -27,6 +27,7 @@ from attention_core import Token
 from scenes import style
 from scenes.manim_internals import SetText
 from scenes.toolkit.figures import Figure
+from scenes.typeset import made
 
 __all__ = [
     "balanced_paragraph",
@@ -83,26 +84,6 @@ class VectorMob(MathTex):
 def vector_mob(entries: Sequence[str], colour: str, *, size: float = style.MATH_SIZE) -> VectorMob:
     """A row vector in the colour of its role."""
     return made(VectorMob, tuple(entries), colour, size=size)
-
-
-def made(kind: type[M], *args: Any, **kwargs: Any) -> M:
-    """``kind(*args, **kwargs)``, as a copy of the one this process made last time with the same
-    arguments and frame: typesetting (Pango's or LaTeX's SVG, parsed into paths) is most of a
-    scene's construction, and a count, a table cell or a heading is typeset again and again.
-    A copy draws exactly as a new one does."""
-    frame = (config.pixel_width, config.pixel_height, config.tex_template.body)
-    key = (kind, args, tuple(sorted(kwargs.items())), frame)
-    template = _TYPESET.get(key)
-    if template is None:
-        if len(_TYPESET) >= TYPESET_KEPT:  # a long --watch session: start afresh
-            _TYPESET.clear()
-        template = _TYPESET[key] = kind(*args, **kwargs)
-    return cast(M, template.copy())
-
-
-TYPESET_KEPT = 4096
-"""How many typeset mobjects a process keeps to copy."""
-_TYPESET: dict[tuple[Any, ...], Mobject] = {}
 
 
 def heading(kicker: str, title: str) -> VGroup:

@@ -4,6 +4,7 @@ and the clip made of reused and fresh segments has the bytes of one rendered fro
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,8 @@ from attention_core import Lesson, load_lesson
 from publish.presets import QUALITIES
 from publish.render import worker
 from publish.render.beats import Part
-from scenes import scenes_for
+from scenes import scenes_for, typeset
+from scenes.typeset import Shelf
 
 from .conftest import ROOT
 
@@ -34,9 +36,15 @@ def lesson_with(tmp_path: Path, extra: str, question: str | None = None) -> Less
 
 
 def render(
-    lesson: Lesson, store: Path, work: Path, step: int = SCORE, scene: str = ""
+    lesson: Lesson,
+    store: Path,
+    work: Path,
+    step: int = SCORE,
+    scene: str = "",
+    shelf: Shelf | None = None,
 ) -> worker.ClipResult:
-    return worker.render_clip(job_for(lesson, store, work, step, scene))
+    job = replace(job_for(lesson, store, work, step, scene), typeset=shelf)
+    return worker.render_clip(job)
 
 
 def job_for(
@@ -97,14 +105,20 @@ def with_bonus(tmp_path: Path, score: int) -> Lesson:
 def test_a_number_whose_picture_has_left_re_renders_only_the_beats_that_showed_it(
     tmp_path: Path,
 ) -> None:
-    """The bench's one-number change: beats 3 to 5 drawn, the card reused, the same bytes."""
+    """The bench's one-number change: beats 3 to 5 drawn, the card reused, the same bytes;
+    its texts and formulas loaded from the shelf the first render kept them on, as a new
+    process's are, against a render that typesets every one anew."""
     store, work = tmp_path / "beats", tmp_path / "work"
+    shelf = Shelf(tmp_path / "typeset", "test")
     score = load_lesson(ROOT / "attention_core" / "lesson.toml").quiz.bonus_filler_score
-    first = render(with_bonus(tmp_path, score), store, work, ANSWER)
+    typeset.forget()
+    first = render(with_bonus(tmp_path, score), store, work, ANSWER, shelf=shelf)
     assert first.beats == 9
     edited = with_bonus(tmp_path, score + 1)
-    again = render(edited, store, work, ANSWER)
+    typeset.forget()
+    again = render(edited, store, work, ANSWER, shelf=shelf)
     assert again.drawn == (3, 4, 5)
+    typeset.forget()
     fresh = render(edited, tmp_path / "fresh", tmp_path / "fresh_work", ANSWER)
     assert fresh.drawn == tuple(range(1, 10))
     assert again.video.read_bytes() == fresh.video.read_bytes()

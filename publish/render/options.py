@@ -49,6 +49,12 @@ class RunOptions:
         folder: ``media/high/.beats/``."""
         return self.quality_folder / ".beats"
 
+    @property
+    def typeset(self) -> Path:
+        """What the run's processes typeset (:mod:`scenes.typeset`), kept for the next ones and
+        shared by every lesson and scene of the quality: ``media/.work/high/typeset/``."""
+        return self.claim / "typeset"
+
     def lesson(
         self, voice: Voice | None = None, name: str = "", stem: str = "default"
     ) -> LessonOptions:

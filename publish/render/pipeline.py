@@ -25,6 +25,7 @@ from publish.render.options import LessonOptions, RunOptions
 from publish.render.plan import Plan, plan
 from publish.render.progress import Display
 from publish.render.schedule import render_course
+from scenes import typeset
 
 if TYPE_CHECKING:
     from publish.course import CoursePage
@@ -102,6 +103,7 @@ def publish(
 
     render_course(run, runs, display, finish)
     BeatStore(run.beats, f".{run.fmt}").prune()  # the run is over: nothing writes the store
+    typeset.prune(run.typeset)
     finished = [outcomes[id(each)] for each in runs]
     display.summary([row for outcome in finished for row in outcome.rows])
     for outcome in finished:

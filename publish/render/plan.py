@@ -8,6 +8,7 @@ lesson's length, and how it is summed, stay :mod:`scenes.timing`'s.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -21,6 +22,7 @@ from publish.render.cache import KeyOf, Records, clip_key, source_digest
 from publish.render.options import LessonOptions
 from publish.render.selection import select
 from scenes import timing
+from scenes.typeset import Shelf
 
 if TYPE_CHECKING:
     from scenes import LessonScene
@@ -114,6 +116,12 @@ class Plan:
             "voice": voice.digest if voice else None,
         }
 
+    @cached_property
+    def shelf(self) -> Shelf:
+        """The run's typeset mobjects, under the code and the toolchain that made them."""
+        made_with = f"{self._bound['sources']}\0{self._bound['toolchain']}"
+        return Shelf(self.options.run.typeset, hashlib.sha256(made_with.encode()).hexdigest())
+
     def key(
         self, scene: type[LessonScene], reads: Sequence[Any], kwargs: Sequence[tuple[str, Any]]
     ) -> str:
@@ -139,6 +147,7 @@ class Plan:
             options.scene_work(scene),
             kwargs,
             options.narrator,
+            self.shelf,
         )
 
     def clip_job(
@@ -164,6 +173,7 @@ class Plan:
             beats=run.beats,
             base=self.key(scene, (), kwargs),
             numbers=numbers,
+            typeset=self.shelf,
         )
 
 

@@ -79,7 +79,8 @@ def _on_worker(job: J, home: str) -> J:
     narrator = job.narrator
     if narrator is not None:
         narrator = replace(narrator, voice=_voice_here(narrator.voice), store=root / "speech")
-    return replace(job, work=root / run / job.work.name, narrator=narrator)
+    typeset = job.typeset and replace(job.typeset, folder=root / run / "typeset")
+    return replace(job, work=root / run / job.work.name, narrator=narrator, typeset=typeset)
 
 
 def _beats_here(job: worker.ClipJob) -> worker.ClipJob:

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from publish.render.beats import BeatRecord, Part
     from scenes import LessonScene
     from scenes.probe import Probe
+    from scenes.typeset import Shelf
 
 __all__ = [
     "ENCODER_OPTIONS",
@@ -107,6 +108,8 @@ class ClipJob:
     stop: Path | None = None
     """A file whose appearance stops the render as its next beat begins (a newer save of the
     lesson made it outdated): it raises :class:`ClipStopped`."""
+    typeset: Shelf | None = None
+    """Where the run keeps what is typeset, for every process after (:mod:`scenes.typeset`)."""
 
 
 @dataclass(frozen=True)
@@ -121,6 +124,8 @@ class DryJob:
     kwargs: tuple[tuple[str, Any], ...] = ()
     narrator: Narrator | None = None
     """Measure the scene timed to this narrator's speech."""
+    typeset: Shelf | None = None
+    """Where the run keeps what is typeset, for every process after (:mod:`scenes.typeset`)."""
 
 
 @dataclass(frozen=True)
@@ -289,7 +294,7 @@ def dry_run(job: DryJob) -> Probe:
     from scenes.probe import run_dry
 
     try:
-        with work_folder(job.work), tempconfig(manim_folders(job.work)):
+        with work_folder(job.work), tempconfig(manim_folders(job.work)), shelved(job.typeset):
             kwargs = dict(job.kwargs)
             if job.narrator is not None:
                 kwargs["narration"] = _speaking(job.narrator, job.lesson)
@@ -305,7 +310,7 @@ def render_clip(job: ClipJob) -> ClipResult:
     started = time.monotonic()
     _emit("start", job.label)
     try:
-        with work_folder(job.work):
+        with work_folder(job.work), shelved(job.typeset):
             for stale in ("video", "partial"):
                 shutil.rmtree(job.work / stale, ignore_errors=True)
             if job.part is not None:
@@ -317,6 +322,18 @@ def render_clip(job: ClipJob) -> ClipResult:
     except Exception as error:
         raise _failed(error, job.work) from None
     return result
+
+
+@contextmanager
+def shelved(shelf: Shelf | None) -> Iterator[None]:
+    """What this process typesets meanwhile is kept on ``shelf`` too."""
+    from scenes import typeset
+
+    typeset.shelve(shelf)
+    try:
+        yield
+    finally:
+        typeset.shelve(None)
 
 
 CACHES = ("Tex", "texts")

@@ -30,7 +30,7 @@ from publish.render.options import LessonOptions
 from publish.render.plan import Plan, plan
 from publish.render.split import start_clip
 from publish.watch.state import Beat, Clip, State
-from scenes import timing
+from scenes import timing, typeset
 
 if TYPE_CHECKING:
     from scenes import LessonScene
@@ -221,6 +221,7 @@ class Session:
                         todo[start_clip(self.executor, job, ways)] = (title, minutes)
                 titles = []
         BeatStore(self.options.run.beats, f".{self.options.run.fmt}").prune()
+        typeset.prune(self.options.run.typeset)
         elapsed = time.monotonic() - started
         if not redone:
             summary = "nothing to re-render: no clip reads what changed"

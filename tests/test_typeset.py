@@ -1,0 +1,119 @@
+"""A typeset text or formula loaded from the shelf draws exactly as one typeset anew."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+from manim import Camera, Mobject
+
+from scenes import style, typeset
+from scenes.helpers import math, text, vector_mob
+from scenes.typeset import Shelf
+
+from .conftest import ROOT
+
+MADE: dict[str, Callable[[], Mobject]] = {
+    "text": lambda: text("Each token holds out a key, to be matched on.", bold=True),
+    "greek": lambda: text("Κάθε λέξη δίνει ένα κλειδί.", colour=style.KEY),
+    "formula": lambda: math(r"e^{3}", r"\approx", "20.1"),
+    "vector": lambda: vector_mob(["2", "0", "1", "1"], style.QUERY),
+}
+
+
+def drawn(mobject: Mobject) -> np.ndarray:
+    camera = Camera()
+    camera.capture_mobject(mobject)
+    return np.array(camera.pixel_array)
+
+
+@pytest.fixture
+def fresh_process() -> Iterator[Callable[[], None]]:
+    """Forget what this process typeset, as a new process would have."""
+
+    yield typeset.forget
+    typeset.shelve(None)
+    typeset.forget()
+
+
+@pytest.mark.parametrize("name", MADE)
+def test_a_mobject_from_the_shelf_draws_as_one_typeset_anew(
+    tmp_path: Path, fresh_process: Callable[[], None], name: str
+) -> None:
+    fresh_process()
+    anew = MADE[name]()
+    fresh_process()
+    typeset.shelve(Shelf(tmp_path, "salt"))
+    MADE[name]()  # typeset again, and kept on the shelf
+    assert len(list(tmp_path.glob("*.pickle"))) == 1
+    fresh_process()
+    loaded = MADE[name]()
+    assert type(loaded) is type(anew)
+    assert np.array_equal(loaded.get_all_points(), anew.get_all_points())
+    assert getattr(loaded, "original_text", None) == getattr(anew, "original_text", None)
+    assert np.array_equal(drawn(loaded), drawn(anew))
+    assert drawn(anew).any()
+
+
+def test_another_salt_or_frame_typesets_anew_and_a_bad_file_is_replaced(
+    tmp_path: Path, fresh_process: Callable[[], None]
+) -> None:
+    fresh_process()
+    typeset.shelve(Shelf(tmp_path, "code one"))
+    MADE["text"]()
+    typeset.shelve(Shelf(tmp_path, "code two"))
+    fresh_process()
+    MADE["text"]()
+    kept = sorted(tmp_path.glob("*.pickle"))
+    assert len(kept) == 2  # the same arguments, kept apart by what else shapes them
+    for file in kept:
+        file.write_bytes(file.read_bytes()[:100])  # as a kill mid-write would leave it (cannot)
+    fresh_process()
+    again = MADE["text"]()
+    assert np.array_equal(drawn(again), drawn(MADE["text"]()))
+    assert len(list(tmp_path.glob("*.pickle"))) == 2
+    assert not list(tmp_path.glob(".*"))  # nothing staged is left
+
+
+def test_pruning_keeps_the_most_recently_used(tmp_path: Path) -> None:
+    for age, name in enumerate("abc"):
+        file = tmp_path / f"{name}.pickle"
+        file.write_bytes(b"x" * 1000)
+        stamp = 1_000_000 + age
+        os.utime(file, (stamp, stamp))
+    typeset.prune(tmp_path, spare=2000)
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["b.pickle", "c.pickle"]
+
+
+def test_a_render_process_keeps_what_it_typeset_for_the_next(tmp_path: Path) -> None:
+    """Two processes: the second loads every text the first typeset, and none anew."""
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from scenes import typeset\n"
+        "from scenes.helpers import text\n"
+        "typeset.shelve(typeset.Shelf(Path(sys.argv[1]), 'salt'))\n"
+        "import manim\n"
+        "made = []\n"
+        "real = typeset._typeset\n"
+        "typeset._typeset = lambda kind, a, k: made.append(a) or real(kind, a, k)\n"
+        "for n in range(5):\n"
+        "    text(f'{n} fillers')\n"
+        "print(len(made))\n"
+    )
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", script, str(tmp_path)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()[-1]
+        for _ in range(2)
+    ]
+    assert runs == ["5", "0"]
