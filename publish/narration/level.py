@@ -19,8 +19,9 @@ from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.ndimage import minimum_filter1d, uniform_filter1d
-from scipy.signal import lfilter, resample_poly
+
+# scipy is imported where it is used: loading scipy.signal takes a second, before a render can
+# start its workers, and a silent render never levels any speech.
 
 __all__ = ["LUFS", "PEAK", "RATE", "level", "loudness", "true_peak"]
 
@@ -84,6 +85,8 @@ def _limited(speech: Samples) -> Samples:
     samples): a look-ahead limiter, its gain the smoothed running minimum of what each sample
     allows (smoothing over a window no wider than the minimum's keeps every sample's gain at
     or under what it allows)."""
+    from scipy.ndimage import minimum_filter1d, uniform_filter1d
+
     ceiling = 10 ** ((PEAK - MARGIN) / 20)
     wanted = np.minimum(1.0, ceiling / np.maximum(np.abs(speech), 1e-9))
     width = round(SMOOTHING * RATE)
@@ -94,6 +97,8 @@ def _limited(speech: Samples) -> Samples:
 def loudness(speech: Samples) -> float:
     """Integrated loudness in LUFS of 48 kHz mono ``speech`` (BS.1770-4: K-weighted, 0.4 s
     blocks every 0.1 s, gated at -70 LUFS and 10 LU under the ungated mean)."""
+    from scipy.signal import lfilter
+
     weighted = lfilter(*_HIGH_PASS, lfilter(*_SHELF, speech))
     block, step = round(0.4 * RATE), round(0.1 * RATE)
     if len(weighted) < block:
@@ -112,6 +117,8 @@ def loudness(speech: Samples) -> float:
 
 def true_peak(speech: Samples) -> float:
     """The highest peak in dBTP, between samples too: ``speech`` oversampled four times."""
+    from scipy.signal import resample_poly
+
     peak = np.abs(resample_poly(speech, 4, 1)).max(initial=1e-9)
     return float(20 * np.log10(peak))
 
@@ -123,6 +130,8 @@ def _trimmed(samples: Samples) -> Samples:
 
 
 def _resampled(samples: Samples, rate: int) -> Samples:
+    from scipy.signal import resample_poly
+
     common = gcd(rate, RATE)
     return samples if rate == RATE else resample_poly(samples, RATE // common, rate // common)
 
