@@ -210,6 +210,10 @@ def test_a_clip_shared_out_between_two_processes_is_the_clip_rendered_whole(
     assert shared.captions is not None
     assert fresh.captions is not None
     assert shared.captions.read_text("utf-8") == fresh.captions.read_text("utf-8")
+    # read from the screen by the last part alone, as the whole render reads them
+    assert shared.numbers == fresh.numbers
+    assert shared.numbers
+    assert shared.shown == fresh.shown
     assert parts(job, 2) == [Part(1)]  # now every beat is in the store: nothing to share
 
 

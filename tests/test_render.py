@@ -378,6 +378,15 @@ def test_transparent_mp4_or_gif_is_refused(capsys: pytest.CaptureFixture[str]) -
         assert "--transparent needs --format mov or webm" in capsys.readouterr().err
 
 
+def test_a_silent_render_starts_without_the_speech_leveller() -> None:
+    """scipy.signal took a second of every run's start-up, before its workers could start."""
+    code = (
+        "import sys, render, publish.render.pipeline, publish.render.plan\n"
+        "sys.exit(sum(name in sys.modules for name in ('scipy.signal', 'scipy.ndimage')))"
+    )
+    assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=False).returncode == 0
+
+
 def test_a_bad_flag_exits_2() -> None:
     with pytest.raises(SystemExit) as stop:
         render.main(["--quality", "ultra"])

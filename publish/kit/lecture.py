@@ -12,7 +12,15 @@ from publish.media.files import write_text
 from publish.media.manifest import Manifest
 from publish.render.tools import install_line, missing_tools
 
-__all__ = ["DECK_NAME", "PAGE_NAME", "SLIDE_FORMATS", "WEB_FORMATS", "Kit", "write_kit"]
+__all__ = [
+    "DECK_NAME",
+    "PAGE_NAME",
+    "SLIDE_FORMATS",
+    "WEB_FORMATS",
+    "Kit",
+    "write_handout",
+    "write_kit",
+]
 
 WEB_FORMATS = {"mp4": "video/mp4", "webm": "video/webm"}
 """The formats a browser plays, with their MIME types; the embed page is written for these."""
@@ -36,15 +44,30 @@ class Kit:
     """What could not be made (a print that failed): the run says so and exits 1."""
 
 
+def write_handout(folder: Path, lesson: Lesson) -> Kit:
+    """The kit's part that shows the lesson alone, not its videos: ``handout.html``, and its
+    PDF printed unless it is already the print of that HTML."""
+    handout.write_handout(folder, lesson)
+    notes, failures = _handout_pdf(folder)
+    return Kit((), tuple(notes), failures)
+
+
 def write_kit(
-    folder: Path, lesson: Lesson, manifest: Manifest, *, steps_wanted: int, slides: bool
+    folder: Path,
+    lesson: Lesson,
+    manifest: Manifest,
+    *,
+    steps_wanted: int,
+    slides: bool,
+    printed: Kit | None = None,
 ) -> Kit:
     """Write the kit for ``manifest``'s files into ``folder``.
 
     ``steps_wanted`` is the number of steps in the lesson: the decks need every one of them.
+    ``printed``: what :func:`write_handout` said, when the caller has written the handout.
     """
-    handout.write_handout(folder, lesson)
-    notes, failures = _handout_pdf(folder)
+    printed = printed or write_handout(folder, lesson)
+    notes, failures = list(printed.notes), printed.failures
     handouts = [f"{handout.NAME}.html", f"{handout.NAME}.pdf"]
     mime = WEB_FORMATS.get(manifest.format)
     if mime is None:

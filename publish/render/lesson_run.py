@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from attention_core import Lesson
-from publish.kit.lecture import write_kit
+from publish.kit.lecture import write_handout, write_kit
 from publish.media.captions import Cue, clamp, join, milliseconds, parse_srt, to_srt, to_vtt
 from publish.media.cues import eased, split_cue, unbroken
 from publish.media.description import description
@@ -248,7 +249,13 @@ class LessonRun:
         import manim
 
         options = self.options
-        full = self._join_if_complete()
+        # The whole video is joined (ffmpeg copying, in a thread) while Chromium prints the
+        # handout, which shows the lesson and none of its videos. The print stays on this
+        # thread, so that an interrupt stops it as it would stop it alone.
+        with ThreadPoolExecutor(1, thread_name_prefix="join") as joiner:
+            joining = joiner.submit(self._join_if_complete)
+            printed = write_handout(options.folder, self.lesson)
+            full = joining.result()
         manifest = Manifest(
             lesson=self.lesson.title,
             quality=options.run.quality.name,
@@ -264,6 +271,7 @@ class LessonRun:
             manifest,
             steps_wanted=len(self.plan.scenes),
             slides=options.run.slides,
+            printed=printed,
         )
         kit_files = tuple(FileRef.of(options.folder / name) for name in kit.files)
         manifest = replace(manifest, kit=kit_files)

@@ -29,7 +29,14 @@ def start_clip(executor: Executor, job: worker.ClipJob, ways: int = 1) -> Future
     shares = parts(job, ways)
     if len(shares) < 2:
         return start(executor, worker.render_clip, job)
-    jobs = [replace(job, part=part, work=job.work / f"part{n}") for n, part in enumerate(shares, 1)]
+    # The clip's numbers and what it shows are the last part's (:func:`joined`): the others
+    # need not read the screen after every play, a third of a replayed beat's time.
+    jobs = [
+        replace(
+            job, part=part, work=job.work / f"part{n}", numbers=job.numbers and part.last is None
+        )
+        for n, part in enumerate(shares, 1)
+    ]
     return _Joined(executor, job, [start(executor, worker.render_clip, one) for one in jobs])
 
 
