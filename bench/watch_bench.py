@@ -143,6 +143,33 @@ def plain_manim(folder: Path, edits: dict[str, Callable[[str], str]]) -> dict[st
     return times
 
 
+REFERENCE = "1cba27e"
+"""The commit the issue's figures were measured on (31.5 s for the weather key's edit): its
+whole-clip cache re-renders every clip, and half of what it takes here is the target."""
+
+
+def reference(folder: Path, commit: str = REFERENCE) -> dict[str, float]:
+    """``render.py --quality low`` at ``commit``, silent: the lesson from nothing, then with the
+    weather key edited, on this machine in this run."""
+    project = folder / "reference"
+    project.mkdir()
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", commit], check=True, capture_output=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(project)], input=archive, check=True)
+    lesson = (project / "attention_core" / "lesson.toml").read_text("utf-8")
+    edited = folder / "reference_key.toml"
+    edited.write_text(last_row(lesson), "utf-8")
+    command = [sys.executable, "render.py", "--quality", "low", "--voice", "none"]
+    command += ["--out", str(folder / "reference_media")]
+    times = {}
+    for name, more in (("from nothing", []), ("weather key", ["--lesson", str(edited)])):
+        started = time.monotonic()
+        subprocess.run([*command, *more], cwd=project, check=True, capture_output=True)
+        times[name] = time.monotonic() - started
+    return times
+
+
 def high_one_number(folder: Path) -> dict[str, float]:
     """At 1080p: the whole lesson from nothing, then with the bonus filler score changed."""
     edited = folder / "one_number.toml"
@@ -180,6 +207,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-plain", action="store_true")
     parser.add_argument("--skip-watch", action="store_true")
     parser.add_argument("--high", action="store_true", help="also the 1080p one-number change")
+    parser.add_argument(
+        "--reference", action="store_true", help=f"also render.py at {REFERENCE}, the key edit"
+    )
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     results: dict[str, Any] = {}
@@ -189,6 +219,8 @@ def main(argv: list[str] | None = None) -> int:
             results.update(watched(folder))
         if not args.skip_plain:
             results["plain manim -ql, step 3"] = plain_manim(folder, EDITS)
+        if args.reference:
+            results[f"render.py -ql at {REFERENCE}"] = reference(folder)
         if args.high:
             results["1080p, bonus filler score"] = high_one_number(folder)
     text = json.dumps(results, indent=2, ensure_ascii=False)
