@@ -240,6 +240,22 @@ def test_the_course_page_speaks_the_courses_language_not_the_first_lessons(
     assert page.words["page.heading.transcript"] == transcript
 
 
+def test_a_lesson_in_another_language_than_the_page_says_so_on_it() -> None:
+    from publish.kit.course_page import LessonLink, course_html
+
+    def link(title: str, language: str) -> LessonLink:
+        return LessonLink(title, "Day 4", 300.0, "a/index.html", None, "a/t.html", "", language)
+
+    page = course_html(
+        "Attention", "en", [link("By hand", "en"), link("Με το χέρι", "el"), link("باليد", "ar")]
+    )
+    assert '<h2><a href="a/index.html"><span class=title>1 · By hand' in page
+    assert '<h2 lang="el" dir="ltr"><a href="a/index.html"><span class=title>2 · Με' in page
+    assert '<h2 lang="ar" dir="rtl">' in page
+    assert page.count('<span class=muted lang="el" dir="ltr">') == 1
+    assert page.count(">Transcript</a>") == 3  # the page's words, in the page's language
+
+
 def test_a_lone_lesson_has_no_course_page() -> None:
     assert Course.of(default_lesson()).page is None
 

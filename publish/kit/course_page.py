@@ -11,6 +11,7 @@ from pathlib import Path
 from attention_core import Lesson
 from publish.kit import embed
 from publish.kit.beats import clock, steps_of
+from publish.kit.direction import direction
 from publish.kit.lecture import WEB_FORMATS
 from publish.kit.transcript import SCRIPT as TRANSCRIPT_SCRIPT
 from publish.kit.webpage import STYLE_BASE, html_attribute, html_text, page
@@ -35,6 +36,10 @@ class LessonLink:
     player: str = ""
     """Its whole video with the interactive transcript beside it (:func:`lesson_player`);
     empty when it has none."""
+    language: str = ""
+    """Its language (a BCP 47 tag), when it may not be the page's: its entry says so, and is
+    written in its direction, so that a screen reader reads a Greek lesson on an English
+    course's page in Greek."""
 
 
 def lesson_player(lesson: Lesson, manifest: Manifest, folder: Path, name: str, number: int) -> str:
@@ -56,14 +61,15 @@ def course_html(
     """The index page, in ``language`` (a BCP 47 tag: the course's, ``Course.page``); ``transcript``
     names each lesson's transcript link in that language."""
     items = "\n".join(
-        _lesson(number, lesson, transcript) for number, lesson in enumerate(lessons, start=1)
+        _lesson(number, lesson, transcript, language)
+        for number, lesson in enumerate(lessons, start=1)
     )
     body = f"<h1>{html_text(title)}</h1>\n<ol class=lessons>\n{items}\n</ol>"
     script = TRANSCRIPT_SCRIPT if any(lesson.player for lesson in lessons) else ""
     return page(title, language, STYLE_BASE + _STYLE + embed.PLAYER_STYLE, body, script)
 
 
-def _lesson(number: int, lesson: LessonLink, transcript: str) -> str:
+def _lesson(number: int, lesson: LessonLink, transcript: str, page_language: str) -> str:
     poster = (
         f'<img src="{html_attribute(lesson.poster)}" alt="" width="320" height="180">'
         if lesson.poster and not lesson.player  # the player shows the poster itself
@@ -75,11 +81,17 @@ def _lesson(number: int, lesson: LessonLink, transcript: str) -> str:
         if lesson.transcript
         else ""
     )
+    # The lesson's own words (its title, series and player) in its language; the link to its
+    # transcript is the page's.
+    own = ""
+    if lesson.language and lesson.language != page_language:
+        own = f' lang="{html_attribute(lesson.language)}" dir="{direction(lesson.language)}"'
+    player = f"<div{own}>{lesson.player}</div>" if own and lesson.player else lesson.player
     return (
-        f'<li><h2><a href="{html_attribute(lesson.page)}">{poster}'
+        f'<li><h2{own}><a href="{html_attribute(lesson.page)}">{poster}'
         f"<span class=title>{number} · {html_text(lesson.title)}</span></a></h2>"
-        f"<p><span class=muted>{html_text(lesson.series)} · {clock(lesson.duration)}</span> "
-        f"{said}</p>{lesson.player}</li>"
+        f"<p><span class=muted{own}>{html_text(lesson.series)} · {clock(lesson.duration)}</span> "
+        f"{said}</p>{player}</li>"
     )
 
 

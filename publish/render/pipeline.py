@@ -135,8 +135,11 @@ def _write_course(
         target = page or entries[-1].manifest
         said = f"{name}/{TRANSCRIPT}" if (lesson_folder / TRANSCRIPT).is_file() else None
         player = lesson_player(lesson, manifest, lesson_folder, name, number)
+        language = lesson.words["common.word.language"]
         links.append(
-            LessonLink(lesson.title, lesson.series, duration, target, poster, said, player)
+            LessonLink(
+                lesson.title, lesson.series, duration, target, poster, said, player, language
+            )
         )
     index = folder / PAGE_NAME
     label = course.words["page.heading.transcript"]
