@@ -10,7 +10,9 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -148,9 +150,10 @@ REFERENCE = "1cba27e"
 whole-clip cache re-renders every clip, and half of what it takes here is the target."""
 
 
-def reference(folder: Path, commit: str = REFERENCE) -> dict[str, float]:
+def reference(folder: Path, repeat: int, commit: str = REFERENCE) -> dict[str, Any]:
     """``render.py --quality low`` at ``commit``, silent: the lesson from nothing, then with the
-    weather key edited, on this machine in this run."""
+    weather key edited ``repeat`` times (the lesson rendered back in between), on this machine
+    in this run; the median edit, and every one."""
     project = folder / "reference"
     project.mkdir()
     archive = subprocess.run(
@@ -162,31 +165,59 @@ def reference(folder: Path, commit: str = REFERENCE) -> dict[str, float]:
     edited.write_text(last_row(lesson), "utf-8")
     command = [sys.executable, "render.py", "--quality", "low", "--voice", "none"]
     command += ["--out", str(folder / "reference_media")]
-    times = {}
-    for name, more in (("from nothing", []), ("weather key", ["--lesson", str(edited)])):
+
+    def render(*more: str) -> float:
         started = time.monotonic()
         subprocess.run([*command, *more], cwd=project, check=True, capture_output=True)
-        times[name] = time.monotonic() - started
+        return time.monotonic() - started
+
+    times: dict[str, Any] = {"from nothing": render(), "weather key runs": []}
+    for _ in range(repeat):
+        times["weather key runs"].append(render("--lesson", str(edited)))
+        render()  # back to the lesson as it was
+    times["weather key"] = statistics.median(times["weather key runs"])
     return times
 
 
-def high_one_number(folder: Path) -> dict[str, float]:
-    """At 1080p: the whole lesson from nothing, then with the bonus filler score changed."""
-    edited = folder / "one_number.toml"
-    edited.write_text(change_one_number(LESSON), "utf-8")
+def high_one_number(folder: Path, repeat: int) -> dict[str, Any]:
+    """At 1080p: the whole lesson from nothing, then ``repeat`` times the bonus filler score
+    moved by one more (each run one number changed from the run before); wall-clock seconds
+    and CPU seconds (user + system of the run and every process it waited for), the ratios of
+    the median change to the full render."""
     command = [sys.executable, str(ROOT / "render.py"), "--quality", "high", "--voice", "none"]
-    out = ["--out", str(folder / "high")]
-    times = {}
-    for name, lesson in (("full", []), ("one number", ["--lesson", str(edited)])):
+    command += ["--out", str(folder / "high")]
+
+    def render(*more: str) -> tuple[float, float]:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.monotonic()
-        subprocess.run([*command, *out, *lesson], cwd=ROOT, check=True, capture_output=True)
-        times[name] = time.monotonic() - started
-    times["ratio"] = times["one number"] / times["full"]
-    return times
+        subprocess.run([*command, *more], cwd=ROOT, check=True, capture_output=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        return time.monotonic() - started, cpu
+
+    full, full_cpu = render()
+    text, runs = LESSON, []
+    for n in range(repeat):
+        text = change_one_number(text)
+        edited = folder / f"one_number_{n}.toml"
+        edited.write_text(text, "utf-8")
+        runs.append(render("--lesson", str(edited)))
+    wall = statistics.median(run[0] for run in runs)
+    cpu = statistics.median(run[1] for run in runs)
+    return {
+        "full": full,
+        "full cpu": full_cpu,
+        "one number": wall,
+        "one number cpu": cpu,
+        "ratio": wall / full,
+        "cpu ratio": cpu / full_cpu,
+        "runs": runs,
+    }
 
 
-def watched(folder: Path) -> dict[str, Any]:
-    """Each edit saved while ``--watch`` runs (the page showing step 3), then undone."""
+def watched(folder: Path, repeat: int) -> dict[str, Any]:
+    """Each edit saved ``repeat`` times while ``--watch`` runs (the page showing step 3), each
+    time undone before the next; the medians, and every run."""
     results: dict[str, Any] = {}
     watch = Watch(folder)
     try:
@@ -195,8 +226,15 @@ def watched(folder: Path) -> dict[str, Any]:
         results["watch start (whole lesson from nothing)"] = time.monotonic() - started
         urllib.request.urlopen(f"{watch.url}state.json?watching=03_score", timeout=10).close()
         for name, edit in EDITS.items():
-            results[name] = watch.save(edit(LESSON))
-            watch.save(LESSON)  # back, every beat cached again
+            runs = []
+            for _ in range(repeat):
+                runs.append(watch.save(edit(LESSON)))
+                watch.save(LESSON)  # back, every beat cached again
+            results[name] = {
+                "beat": statistics.median(float(run["beat"]) for run in runs),
+                "whole": statistics.median(float(run["whole"]) for run in runs),
+                "runs": runs,
+            }
     finally:
         watch.stop()
     return results
@@ -210,19 +248,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--reference", action="store_true", help=f"also render.py at {REFERENCE}, the key edit"
     )
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each edit (the median)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     results: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as temporary:
         folder = Path(temporary)
         if not args.skip_watch:
-            results.update(watched(folder))
+            results.update(watched(folder, args.repeat))
         if not args.skip_plain:
             results["plain manim -ql, step 3"] = plain_manim(folder, EDITS)
         if args.reference:
-            results[f"render.py -ql at {REFERENCE}"] = reference(folder)
+            results[f"render.py -ql at {REFERENCE}"] = reference(folder, args.repeat)
         if args.high:
-            results["1080p, bonus filler score"] = high_one_number(folder)
+            results["1080p, bonus filler score"] = high_one_number(folder, args.repeat)
     text = json.dumps(results, indent=2, ensure_ascii=False)
     print(text)
     if args.json:
