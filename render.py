@@ -85,7 +85,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--quality",
         choices=list(QUALITIES),
-        help="manim preset: draft 480p10 (the default for --watch), low 480p15, medium 720p30, "
+        help="manim preset: draft 480p8 (the default for --watch), low 480p15, medium 720p30, "
         "high 1080p60 (the default), production 1440p60, 4k 2160p60",
     )
     p.add_argument(

@@ -48,8 +48,10 @@ class Quality:
 QUALITIES: dict[str, Quality] = {
     q.name: q
     for q in (
-        # --watch's default: a preview is for seeing a change at once; a third fewer frames.
-        Quality("draft", "low_quality", 854, 480, 10),
+        # --watch's default: a preview is for seeing a change at once, its text and layout at
+        # 480p, its motion at 8 frames a second (drawing is most of an edit's wait, and it
+        # goes with the frames: about half of low's).
+        Quality("draft", "low_quality", 854, 480, 8),
         Quality("low", "low_quality", 854, 480, 15),
         Quality("medium", "medium_quality", 1280, 720, 30),
         Quality("high", "high_quality", 1920, 1080, 60),
