@@ -217,6 +217,23 @@ def test_a_clip_shared_out_between_two_processes_is_the_clip_rendered_whole(
     assert parts(job, 2) == [Part(1)]  # now every beat is in the store: nothing to share
 
 
+@pytest.mark.render
+def test_a_part_ends_after_its_last_beat_with_the_records_a_whole_render_makes(
+    tmp_path: Path,
+) -> None:
+    """The beats after a part's are the next part's: it does not replay them."""
+    store = tmp_path / "beats"
+    render(lesson_with(tmp_path, ""), store, tmp_path / "work")
+    asked = lesson_with(tmp_path, "", question="Which words matter here?")
+    job = replace(job_for(asked, store, tmp_path / "work" / "part1"), part=Part(1, 3))
+    part = worker.render_clip(job)
+    assert part.drawn == (1, 2, 3)
+    assert part.beats == 3
+    assert part.tail is None
+    whole = render(asked, tmp_path / "fresh", tmp_path / "fresh_work")
+    assert part.records == whole.records[:3]
+
+
 def test_pruning_keeps_what_clips_use_and_the_newest_of_the_rest(tmp_path: Path) -> None:
     """The store's segments no record names go, oldest first, beyond the room it spares."""
     import json
@@ -277,7 +294,12 @@ def test_a_beats_state_is_told_alike_after_beats_drawn_or_skipped(
     half = 4
     early = worker.render_clip(replace(job, part=Part(1, half), work=tmp_path / "early"))
     late = worker.render_clip(replace(job, part=Part(half + 1), work=tmp_path / "late"))
+    # beyond the last beat: draws none of them, and replays every one (a part ends after its
+    # own beats, so the early one does not reach the late ones)
+    none = worker.render_clip(replace(job, part=Part(late.beats + 1), work=tmp_path / "none"))
     assert early.drawn == tuple(range(1, half + 1))
     assert late.drawn == tuple(range(half + 1, late.beats + 1))
-    assert all(record.state is not None for record in early.records)
-    assert early.records == late.records
+    assert none.drawn == ()
+    assert all(record.state is not None for record in late.records)
+    assert early.records == late.records[:half]  # drawn, then skipped
+    assert none.records[half:] == late.records[half:]  # skipped, then drawn

@@ -320,6 +320,11 @@ class Stopped(Exception):
     """A render stopped as beat ``args[0]`` began: what it was rendering is outdated."""
 
 
+class PartDone(Exception):
+    """A part's last beat is drawn, and beat ``args[0]`` begins: the beats from there on are
+    another part's, which replays them anyway, so this part need not."""
+
+
 class Cutter:
     """The beat boundary of a clip rendered a beat at a time (:mod:`publish.render.beats`).
 
@@ -327,8 +332,9 @@ class Cutter:
     holds a segment. A beat known to play as before (:meth:`BeatRecord.current`) is skipped,
     its plays (and those before it since the last beat ended) too; one whose own fields are
     unchanged is skipped if it begins in the state it began in last time. ``part`` (see
-    :class:`Part`) limits what is drawn to its beats; plays after the last beat are drawn by
-    the part that ends the clip. ``stopped`` is asked as each beat begins: yes stops the
+    :class:`Part`) limits what is drawn to its beats, and ends the render after them
+    (:class:`PartDone`); plays after the last beat are drawn by the part that ends the clip.
+    ``stopped`` is asked as each beat begins: yes stops the
     render there (:class:`Stopped`).
     """
 
@@ -378,6 +384,8 @@ class Cutter:
     def begin(self, scene: Any, number: int) -> None:
         if self.stopped is not None and self.stopped():
             raise Stopped(number)
+        if self.part.last is not None and number > self.part.last:
+            raise PartDone(number)
         index = number - 1
         if self._known(index):  # it plays as before, so it begins as before
             self._state = self.previous[index].state

@@ -72,8 +72,8 @@ def _frames(record: BeatRecord) -> int:
 
 class _Joined(Future[worker.ClipResult]):
     """The clip of several parts' renders: joined once all are in; cancelling it cancels
-    them. Parts that disagree on what the beats read (a scene reading the lesson only while
-    drawing) are given up for one render of the whole clip."""
+    them. Parts that disagree on what the beats they both played read (a scene reading the
+    lesson only while drawing) are given up for one render of the whole clip."""
 
     def __init__(
         self, executor: Executor, job: worker.ClipJob, renders: list[Future[worker.ClipResult]]
@@ -97,7 +97,9 @@ class _Joined(Future[worker.ClipResult]):
                 return
             try:
                 results = [render.result() for render in self.renders]
-                if any(result.records != results[-1].records for result in results):
+                # A part ends after its own beats: what it recorded begins the last's records.
+                last = results[-1].records
+                if any(last[: len(result.records)] != result.records for result in results):
                     whole = start(self.executor, worker.render_clip, self.job)
                     self.renders = [whole]
                     whole.add_done_callback(self._whole)

@@ -391,7 +391,7 @@ def _render_beats(
     all)."""
     from manim import config, tempconfig
 
-    from publish.render.beats import Cutter, WindowReads, tail_of
+    from publish.render.beats import Cutter, PartDone, WindowReads, tail_of
     from publish.render.segments import join
     from scenes.manim_internals import beat_renderer, draw_plays, segment_files, subcaptions_srt
     from scenes.probe import Probe, record
@@ -422,8 +422,11 @@ def _render_beats(
         cutter.start(scene)
         progress = lambda: _emit("time", job.label, float(scene.time))  # noqa: E731
         probe = record(scene, after_each=progress) if job.numbers else Probe()
-        scene.render()
-        tail = cutter.tail(scene)
+        try:
+            scene.render()
+            tail = cutter.tail(scene)
+        except PartDone:  # the beats after this part's are the next part's, the tail too
+            tail = []
         captions_text = subcaptions_srt(scene)
     probe.beats = tuple(scene.beats)
     if cutter.mismatched():
