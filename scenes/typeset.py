@@ -25,6 +25,8 @@ M = TypeVar("M", bound=Mobject)
 
 KEPT = 4096
 """How many typeset mobjects a process keeps to copy."""
+SUFFIX = "pickle"
+"""What a shelved mobject's file name ends in."""
 SPARE = 128 << 20
 """How many bytes of typeset mobjects a shelf keeps, the most recently used."""
 _MADE: dict[tuple[Any, ...], Mobject] = {}
@@ -40,7 +42,7 @@ class Shelf:
 
     def file(self, key: tuple[Any, ...]) -> Path:
         name = hashlib.sha256(f"{self.salt}\0{key!r}".encode()).hexdigest()
-        return self.folder / f"{name[:32]}.pickle"
+        return self.folder / f"{name[:32]}.{SUFFIX}"
 
     def load(self, key: tuple[Any, ...]) -> Mobject | None:
         file = self.file(key)
@@ -68,7 +70,7 @@ class Shelf:
 def prune(folder: Path, spare: int = SPARE) -> None:
     """Remove the shelf's least recently used mobjects beyond ``spare`` bytes."""
     try:
-        files = [(file.stat(), file) for file in folder.glob("*.pickle")]
+        files = [(file.stat(), file) for file in folder.glob(f"*.{SUFFIX}")]
     except OSError:
         return
     total = sum(stat.st_size for stat, _ in files)
