@@ -13,13 +13,14 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from manim import Mobject, config
 
-__all__ = ["KEPT", "SPARE", "Shelf", "forget", "made", "prune", "shelve"]
+__all__ = ["KEPT", "SPARE", "Shelf", "forget", "made", "shelve", "shelved"]
 
 M = TypeVar("M", bound=Mobject)
 
@@ -28,7 +29,7 @@ KEPT = 4096
 SUFFIX = "pickle"
 """What a shelved mobject's file name ends in."""
 SPARE = 128 << 20
-"""How many bytes of typeset mobjects a shelf keeps, the most recently used."""
+"""How many bytes of typeset mobjects a shelf keeps when pruned, the most recently used."""
 _MADE: dict[tuple[Any, ...], Mobject] = {}
 
 
@@ -67,18 +68,9 @@ class Shelf:
             pass
 
 
-def prune(folder: Path, spare: int = SPARE) -> None:
-    """Remove the shelf's least recently used mobjects beyond ``spare`` bytes."""
-    try:
-        files = [(file.stat(), file) for file in folder.glob(f"*.{SUFFIX}")]
-    except OSError:
-        return
-    total = sum(stat.st_size for stat, _ in files)
-    for stat, file in sorted(files, key=lambda pair: pair[0].st_mtime):
-        if total <= spare:
-            break
-        file.unlink(missing_ok=True)
-        total -= stat.st_size
+def shelved(folder: Path) -> Iterator[Path]:
+    """The files of a shelf's folder, to prune the least recently used of."""
+    return folder.glob(f"*.{SUFFIX}")
 
 
 _shelf: Shelf | None = None

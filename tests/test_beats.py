@@ -186,6 +186,14 @@ def test_a_clip_of_reused_beats_is_the_clip_rendered_from_nothing(tmp_path: Path
     assert fresh.captions.read_text("utf-8") == reused.captions.read_text("utf-8")
 
 
+def every_beat_fresh(tmp_path: Path) -> tuple[Path, Lesson]:
+    """A beat store holding step 3's clip as last rendered, and the lesson asked another
+    question: read in the first beat and shown throughout, so every beat is fresh."""
+    store = tmp_path / "beats"
+    render(lesson_with(tmp_path, ""), store, tmp_path / "work")
+    return store, lesson_with(tmp_path, "", question="Which words matter here?")
+
+
 @pytest.mark.render
 def test_a_clip_shared_out_between_two_processes_is_the_clip_rendered_whole(
     tmp_path: Path,
@@ -194,9 +202,7 @@ def test_a_clip_shared_out_between_two_processes_is_the_clip_rendered_whole(
     from publish.render.pool import worker_pool
     from publish.render.split import parts, start_clip
 
-    store = tmp_path / "beats"
-    render(lesson_with(tmp_path, ""), store, tmp_path / "work")
-    asked = lesson_with(tmp_path, "", question="Which words matter here?")
+    store, asked = every_beat_fresh(tmp_path)
     job = job_for(asked, store, tmp_path / "work")
     shares = parts(job, 2)
     assert [share.first for share in shares][0] == 1
@@ -222,9 +228,7 @@ def test_a_part_ends_after_its_last_beat_with_the_records_a_whole_render_makes(
     tmp_path: Path,
 ) -> None:
     """The beats after a part's are the next part's: it does not replay them."""
-    store = tmp_path / "beats"
-    render(lesson_with(tmp_path, ""), store, tmp_path / "work")
-    asked = lesson_with(tmp_path, "", question="Which words matter here?")
+    store, asked = every_beat_fresh(tmp_path)
     job = replace(job_for(asked, store, tmp_path / "work" / "part1"), part=Part(1, 3))
     part = worker.render_clip(job)
     assert part.drawn == (1, 2, 3)

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from manim import Camera, Mobject
 
+from publish.media.files import keep_newest
 from scenes import style, typeset
 from scenes.helpers import math, text, vector_mob
 from scenes.typeset import Shelf
@@ -86,8 +87,9 @@ def test_pruning_keeps_the_most_recently_used(tmp_path: Path) -> None:
         file.write_bytes(b"x" * 1000)
         stamp = 1_000_000 + age
         os.utime(file, (stamp, stamp))
-    typeset.prune(tmp_path, spare=2000)
-    assert sorted(f.name for f in tmp_path.iterdir()) == ["b.pickle", "c.pickle"]
+    (tmp_path / "other.txt").write_bytes(b"x" * 1000)  # not the shelf's
+    keep_newest(typeset.shelved(tmp_path), room=2000)
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["b.pickle", "c.pickle", "other.txt"]
 
 
 def test_a_render_process_keeps_what_it_typeset_for_the_next(tmp_path: Path) -> None:

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["PARTIAL", "clean_partials", "partial_name", "replacing", "sha256", "write_text"]
+__all__ = [
+    "PARTIAL",
+    "clean_partials",
+    "keep_newest",
+    "partial_name",
+    "replacing",
+    "sha256",
+    "write_text",
+]
 
 PARTIAL = ".partial"
 """Marks a temporary name: ``.03_score.1234.partial.mp4`` (the real suffix stays last)."""
@@ -51,6 +60,28 @@ def clean_partials(folder: Path) -> list[Path]:
             path.unlink(missing_ok=True)
             removed.append(path)
     return removed
+
+
+def keep_newest(files: Iterable[Path], room: int) -> int:
+    """Delete the least recently used of ``files`` (by modification time) beyond ``room``
+    bytes of the newest; the bytes freed. A file gone meanwhile is passed over."""
+    found = []
+    for file in files:
+        try:
+            stat = file.stat()
+        except OSError:
+            continue
+        found.append((stat.st_mtime, stat.st_size, file))
+    freed = 0
+    for _, size, file in sorted(found, reverse=True):  # newest first: kept first
+        if room >= size:
+            room -= size
+            continue
+        with contextlib.suppress(OSError):
+            file.unlink()
+            freed += size
+        room = 0
+    return freed
 
 
 def sha256(path: Path) -> str:

@@ -35,7 +35,7 @@ from typing import Any
 from attention_core import Lesson
 from attention_core.reads import Path as ReadPath
 from attention_core.reads import Reads, values_of
-from publish.media.files import replacing, write_text
+from publish.media.files import keep_newest, replacing, write_text
 from publish.render.segments import join
 from scenes.beat import BeatTiming
 
@@ -242,25 +242,12 @@ class BeatStore:
             named.add(tail_of(beats))
         unnamed, kept = [], 0
         for segment in self.folder.glob(f"*{self.suffix}"):
-            try:
-                found = segment.stat()
-            except OSError:
-                continue
-            if segment.stem in named:
-                kept += found.st_size
-            else:
-                unnamed.append((found.st_mtime, found.st_size, segment))
-        room = max(spare, kept)
-        freed = 0
-        for _, size, segment in sorted(unnamed, reverse=True):  # newest first: kept first
-            if room >= size:
-                room -= size
+            if segment.stem not in named:
+                unnamed.append(segment)
                 continue
             with contextlib.suppress(OSError):
-                segment.unlink()
-                freed += size
-            room = 0
-        return freed
+                kept += segment.stat().st_size
+        return keep_newest(unnamed, max(spare, kept))
 
     def put(self, key: str, files: Sequence[Path]) -> None:
         """Store the segment of a beat just drawn: its plays' files joined."""

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from publish.kit.course_page import LessonLink, course_html, lesson_player
 from publish.kit.lecture import PAGE_NAME
 from publish.kit.transcript import HTML_NAME as TRANSCRIPT
-from publish.media.files import clean_partials, write_text
+from publish.media.files import clean_partials, keep_newest, write_text
 from publish.media.manifest import CourseEntry, CourseManifest, write_course_manifest
 from publish.render import toolchain
 from publish.render.beats import BeatStore
@@ -103,7 +103,7 @@ def publish(
 
     render_course(run, runs, display, finish)
     BeatStore(run.beats, f".{run.fmt}").prune()  # the run is over: nothing writes the store
-    typeset.prune(run.typeset)
+    keep_newest(typeset.shelved(run.typeset), typeset.SPARE)
     finished = [outcomes[id(each)] for each in runs]
     display.summary([row for outcome in finished for row in outcome.rows])
     for outcome in finished:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from attention_core import Lesson, LessonError
 from publish.media.captions import clamp, milliseconds, parse_srt, to_vtt
 from publish.media.ffmpeg import probe, remux
-from publish.media.files import clean_partials, replacing
+from publish.media.files import clean_partials, keep_newest, replacing
 from publish.narration.soundtrack import encoding, iso639_2, narration_track
 from publish.presets import clip_name
 from publish.render import toolchain, worker
@@ -221,7 +221,7 @@ class Session:
                         todo[start_clip(self.executor, job, ways)] = (title, minutes)
                 titles = []
         BeatStore(self.options.run.beats, f".{self.options.run.fmt}").prune()
-        typeset.prune(self.options.run.typeset)
+        keep_newest(typeset.shelved(self.options.run.typeset), typeset.SPARE)
         elapsed = time.monotonic() - started
         if not redone:
             summary = "nothing to re-render: no clip reads what changed"
