@@ -20,7 +20,7 @@ from typing import Any, TypeVar, cast
 
 from manim import Mobject, config
 
-__all__ = ["KEPT", "SPARE", "Shelf", "forget", "made", "shelve", "shelved"]
+__all__ = ["KEPT", "SPARE", "Shelf", "forget", "made", "shelf_files", "shelve"]
 
 M = TypeVar("M", bound=Mobject)
 
@@ -68,7 +68,7 @@ class Shelf:
             pass
 
 
-def shelved(folder: Path) -> Iterator[Path]:
+def shelf_files(folder: Path) -> Iterator[Path]:
     """The files of a shelf's folder, to prune the least recently used of."""
     return folder.glob(f"*.{SUFFIX}")
 

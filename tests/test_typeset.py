@@ -88,7 +88,7 @@ def test_pruning_keeps_the_most_recently_used(tmp_path: Path) -> None:
         stamp = 1_000_000 + age
         os.utime(file, (stamp, stamp))
     (tmp_path / "other.txt").write_bytes(b"x" * 1000)  # not the shelf's
-    keep_newest(typeset.shelved(tmp_path), room=2000)
+    keep_newest(typeset.shelf_files(tmp_path), room=2000)
     assert sorted(f.name for f in tmp_path.iterdir()) == ["b.pickle", "c.pickle", "other.txt"]
 
 

@@ -103,7 +103,7 @@ def publish(
 
     render_course(run, runs, display, finish)
     BeatStore(run.beats, f".{run.fmt}").prune()  # the run is over: nothing writes the store
-    keep_newest(typeset.shelved(run.typeset), typeset.SPARE)
+    keep_newest(typeset.shelf_files(run.typeset), typeset.SPARE)
     finished = [outcomes[id(each)] for each in runs]
     display.summary([row for outcome in finished for row in outcome.rows])
     for outcome in finished:

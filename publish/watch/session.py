@@ -221,7 +221,7 @@ class Session:
                         todo[start_clip(self.executor, job, ways)] = (title, minutes)
                 titles = []
         BeatStore(self.options.run.beats, f".{self.options.run.fmt}").prune()
-        keep_newest(typeset.shelved(self.options.run.typeset), typeset.SPARE)
+        keep_newest(typeset.shelf_files(self.options.run.typeset), typeset.SPARE)
         elapsed = time.monotonic() - started
         if not redone:
             summary = "nothing to re-render: no clip reads what changed"
