@@ -13,6 +13,7 @@ from attention_core import Lesson, load_lesson
 from publish.presets import QUALITIES
 from publish.render import worker
 from publish.render.beats import Part
+from publish.render.split import parts
 from scenes import scenes_for, typeset
 from scenes.typeset import Shelf
 
@@ -175,6 +176,8 @@ def test_a_clip_of_reused_beats_is_the_clip_rendered_from_nothing(tmp_path: Path
     render(lesson_with(tmp_path, ""), store, tmp_path / "work")
     caption = '[words.score.caption]\nkeys = "Each token holds out a key, to be matched on."'
     edited = lesson_with(tmp_path, caption)
+    lead = parts(job_for(edited, store, tmp_path / "work"), 2, lead=True)
+    assert lead == [Part(1, 3), Part(4)]  # a preview's: beat 3 at once, the rest replayed
     reused = render(edited, store, tmp_path / "work")
     assert reused.drawn == (3,)
     reused_bytes = reused.video.read_bytes()
@@ -184,6 +187,14 @@ def test_a_clip_of_reused_beats_is_the_clip_rendered_from_nothing(tmp_path: Path
     assert fresh.captions is not None
     assert reused.captions is not None
     assert fresh.captions.read_text("utf-8") == reused.captions.read_text("utf-8")
+
+
+def packets(video: Path) -> list[bytes]:
+    """The video's packets, as stored: a clip's beginning is another's first packets."""
+    import av
+
+    with av.open(str(video)) as container:
+        return [bytes(p) for p in container.demux(video=0) if p.size]
 
 
 def every_beat_fresh(tmp_path: Path) -> tuple[Path, Lesson]:
@@ -198,19 +209,36 @@ def every_beat_fresh(tmp_path: Path) -> tuple[Path, Lesson]:
 def test_a_clip_shared_out_between_two_processes_is_the_clip_rendered_whole(
     tmp_path: Path,
 ) -> None:
-    """Its fresh beats drawn by two workers, each replaying the scene: the same bytes."""
+    """Its fresh beats drawn by two workers, each replaying the scene: the same bytes. As a
+    preview shares out the clip it shows, its first beat is a part of its own, and the clip
+    of that part alone, shown while the rest renders, is the whole clip's beginning."""
     from publish.render.pool import worker_pool
-    from publish.render.split import parts, start_clip
+    from publish.render.split import Joined, start_clip
 
     store, asked = every_beat_fresh(tmp_path)
     job = job_for(asked, store, tmp_path / "work")
-    shares = parts(job, 2)
-    assert [share.first for share in shares][0] == 1
-    assert len(shares) == 2
-    assert shares[1].last is None
+    halves = parts(job, 2)
+    assert len(halves) == 2
+    assert halves[0].first == 1
+    assert halves[1].last is None
+    shares = parts(job, 2, lead=True)
+    assert shares[0] == Part(1, 1)
+    assert shares[-1].last is None
+    early: list[worker.ClipResult | None] = []
     with worker_pool(None, 2) as executor:
-        shared = start_clip(executor, job, 2).result()
+        future = start_clip(executor, job, 2, lead=True)
+        assert isinstance(future, Joined)
+        # as the first part (one beat) is in: the rest of the clip is not
+        future.renders[0].add_done_callback(lambda _: early.append(future.early()))
+        shared = future.result()
+    assert future.early() is None  # the clip is in: nothing early to show
     assert shared.drawn == tuple(range(1, 8))
+    (first,) = early
+    assert first is not None
+    assert first.drawn == (1,)
+    assert [timing[0] for timing in first.timings] == [shared.timings[0][0]]
+    beginning = packets(first.video)
+    assert beginning == packets(shared.video)[: len(beginning)]
     fresh = render(asked, tmp_path / "fresh", tmp_path / "fresh_work")
     assert shared.video.read_bytes() == fresh.video.read_bytes()
     assert shared.captions is not None

@@ -145,23 +145,48 @@ def test_an_edit_a_bad_save_and_the_recovery(preview: Preview) -> None:
     assert "beat 3 of 7 rendered" in state["last"]
 
 
+def weather(second: int) -> str:
+    """The lesson with the weather token's key's second number ``second``: every beat of step
+    3 changed."""
+    return LESSON.replace("key = [0, 1, 0, 0]", f"key = [0, {second}, 0, 0]")
+
+
+def early(generation: int) -> Callable[[dict[str, Any]], bool]:
+    """Whether the preview shows the first beats of save ``generation``'s clip, the rest
+    still rendering."""
+    return lambda state: state["good"] == generation and not state["clips"][0]["complete"]
+
+
 @pytest.mark.render
 def test_a_newer_save_stops_the_render_it_outdates(preview: Preview) -> None:
-    """The clip the first save set rendering stops at its next beat: none of its beats is
-    stored, and the second save's clip is the one shown."""
+    """The first save's clip shows its first changed beat at once, drawn by a process of its
+    own, while the rest renders; the second save stops that rest at its next beat: none of
+    those beats is stored, and the second save's clip is the one shown. An early clip
+    outdated by a save that needs nothing rendered gives way to the last complete one."""
     beats = preview.out / "preview" / "draft" / ".beats"
     before = set(beats.glob("*.mp4"))
     found = preview.lesson.read_text("utf-8")
-    first = preview.save(LESSON.replace("key = [0, 1, 0, 0]", "key = [0, 2, 0, 0]"))
-    preview.until("began the first", lambda s: s["good"] == first and not s["done"])
-    time.sleep(0.5)  # the first save's clip is rendering now (a key edit: every beat)
-    second = preview.save(LESSON.replace("key = [0, 1, 0, 0]", "key = [0, 3, 0, 0]"))
+    first = preview.save(weather(2))
+    clip = preview.clip(preview.until("showed the first beat", early(first)))
+    assert clip["generation"] == first
+    assert [beat["id"] for beat in clip["beats"]] == ["03_score-01"]  # a key edit: every beat
+    assert clip["fresh"] == ["03_score-01"]
+    assert len(preview.fetch(clip["video"])) > 10_000
+    second = preview.save(weather(3))
     state = preview.until("showed the second", lambda s: s["done"] and s["good"] == second)
     assert (preview.out / "preview" / "draft" / ".stop" / str(first)).is_file()
     assert preview.clip(state)["generation"] == second
+    assert preview.clip(state)["complete"]
     fresh = len(state["changed"]["fresh"])
     added = set(beats.glob("*.mp4")) - before
-    assert fresh <= len(added) <= fresh + 1  # the second's beats (and a tail), not the first's
+    # the second's beats (and a tail), and the first's first beat, no other of the first's
+    assert fresh + 1 <= len(added) <= fresh + 2
+
+    shown = preview.clip(state)
+    preview.until("showed another first beat", early(preview.save(weather(4))))
+    undone = preview.save(weather(3))  # outdates it, and needs nothing rendered
+    state = preview.until("undid it", lambda s: s["done"] and s["good"] == undone)
+    assert preview.clip(state) == shown  # the last complete clip, not the early one
     back = preview.save(found)  # as the test before left it, for the next
     preview.until("went back", lambda s: s["done"] and s["good"] == back)
 
@@ -208,6 +233,7 @@ def test_the_page_plays_and_follows_an_edit(preview: Preview, browser: Browser) 
     text = preview.lesson.read_text("utf-8")
     assert text == f"{a_new_key(LESSON)}\n{KEYS}\n"  # as the first test left it
     dot = 'dot = "{token}: the query times its key is {dot}; over {root}, {score}."'
+    page.evaluate("document.getElementById('video').pause()")  # to find it where it jumped to
     generation = preview.save(f"{a_new_key(LESSON)}\n{KEYS}\n{dot}\n")
     preview.until("showed the edit", lambda s: s["good"] == generation and s["done"])
     page.wait_for_function(f"document.getElementById('video').src !== {json.dumps(src)}")
@@ -218,7 +244,7 @@ def test_the_page_plays_and_follows_an_edit(preview: Preview, browser: Browser) 
     assert fresh == ["03_score-04", "03_score-05", "03_score-06"]  # one entry, three rows
     at = page.evaluate("document.getElementById('video').currentTime")
     starts = preview.clip(preview.state())["beats"]
-    assert abs(at - starts[3]["start"]) < 3  # it jumped to the first changed beat
+    assert abs(at - starts[3]["start"]) < 0.1  # it jumped to the first changed beat
 
     preview.save(text.replace("[[tokens]]", "[[tokens]", 1))
     page.wait_for_selector("#error", state="visible")

@@ -9,7 +9,7 @@ from typing import Any
 
 import av
 
-__all__ = ["join"]
+__all__ = ["duration", "join"]
 
 
 def join(files: Sequence[Path], target: Path) -> None:
@@ -30,6 +30,12 @@ def join(files: Sequence[Path], target: Path) -> None:
                 output.mux(packet)
     finally:
         source.close()
+
+
+def duration(video: Path) -> float:
+    """The container's duration in seconds, read in this process (ffprobe's would start one)."""
+    with av.open(str(video)) as container:
+        return float(container.duration or 0) / av.time_base
 
 
 def _format(target: Path) -> str | None:

@@ -24,6 +24,7 @@ ul { margin: 0; padding: 0; }
 li:hover { background: #223; }
 li.now { background: #2a3b55; }
 li.fresh { border-left: 3px solid #e8b64c; }
+li.pending { color: #889; font-style: italic; cursor: default; }
 </style>
 </head>
 <body>
@@ -37,13 +38,13 @@ li.fresh { border-left: 3px solid #e8b64c; }
 "use strict";
 const video = document.getElementById("video");
 const list = document.getElementById("beats");
-let state = null, clip = null, version = -1, jumped = 0;
+let state = null, clip = null, version = -1, jumped = 0, waiting = false;
 
 function load(name, at, play) {
   const c = state.clips.find(x => x.name === name);
   if (!c) return;
   const same = clip && clip.video === c.video;
-  clip = c;
+  clip = c; waiting = false;
   if (!same) {
     video.querySelectorAll("track").forEach(t => t.remove());
     video.src = c.video;
@@ -74,6 +75,11 @@ function draw() {
       li.onclick = () => load(c.name, b.start + 0.01, true);
       ul.appendChild(li);
     }
+    if (!c.complete) {  // its first beats only, so far
+      const li = document.createElement("li");
+      li.className = "pending"; li.textContent = "… the rest of this step is rendering";
+      ul.appendChild(li);
+    }
     list.appendChild(ul);
   }
   mark();
@@ -84,12 +90,14 @@ function mark() {
   for (const li of list.querySelectorAll("li")) {
     const here = clip && li.dataset.clip === clip.name;
     const now = here && t >= +li.dataset.start && t < +li.dataset.end;
+    if (now && !li.classList.contains("now")) li.scrollIntoView({block: "nearest"});
     li.classList.toggle("now", now);
   }
 }
 
 video.addEventListener("timeupdate", mark);
 video.addEventListener("ended", () => {
+  if (!clip.complete) { waiting = true; return; }  // it carries on once the rest is in
   const i = state.clips.findIndex(c => c.name === clip.name);
   if (i + 1 < state.clips.length) load(state.clips[i + 1].name, 0, true);
 });
@@ -114,7 +122,7 @@ async function poll() {
         load(s.clips[0].name, 0, false);
       } else if (clip) {
         const c = s.clips.find(x => x.name === clip.name);
-        if (c && c.video !== clip.video) load(c.name, video.currentTime, !video.paused);
+        if (c && c.video !== clip.video) load(c.name, video.currentTime, !video.paused || waiting);
       }
     }
   } catch (err) { document.getElementById("status").textContent = "preview stopped"; }

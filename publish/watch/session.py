@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from attention_core import Lesson, LessonError
 from publish.media.captions import clamp, milliseconds, parse_srt, to_vtt
-from publish.media.ffmpeg import probe, remux
+from publish.media.ffmpeg import remux
 from publish.media.files import clean_partials, keep_newest, replacing
 from publish.narration.soundtrack import encoding, iso639_2, narration_track
 from publish.presets import clip_name
@@ -28,7 +28,8 @@ from publish.render.cache import source_digest
 from publish.render.lesson_run import drawn_beats
 from publish.render.options import LessonOptions
 from publish.render.plan import Plan, plan
-from publish.render.split import start_clip
+from publish.render.segments import duration
+from publish.render.split import Joined, start_clip
 from publish.watch.state import Beat, Clip, State
 from scenes import timing, typeset
 
@@ -181,7 +182,7 @@ class Session:
             job = self._job(generation, planned, scene, ())
             if job is not None:  # the lead's fresh beats are shared out between every worker
                 ways = 1 if todo else self.options.run.jobs
-                todo[start_clip(self.executor, job, ways)] = (scene, ())
+                todo[start_clip(self.executor, job, ways, lead=not todo)] = (scene, ())
         for title in titles:  # with the minutes it showed: a lesson's length seldom changes
             shown = self.made.get(clip_name(title.step, title.slug))
             job = None if shown is None else self._job(generation, planned, title, shown.kwargs)
@@ -193,15 +194,22 @@ class Session:
         lead_in = jumped = False
         redone: list[str] = []
         while todo:
-            done, _ = wait(todo, timeout=0.2, return_when="FIRST_COMPLETED")
+            # The lead's parts too: its first beats are shown as soon as they are in.
+            early = [f for f in todo if todo[f][0] is lead and isinstance(f, Joined)]
+            parts = [part for f in early for part in f.renders if not part.done()]
+            done, _ = wait([*todo, *parts], timeout=0.2, return_when="FIRST_COMPLETED")
             if self._outdated(generation):
                 stop = self._stop_file(generation)
                 stop.parent.mkdir(parents=True, exist_ok=True)
                 stop.touch()  # what is rendering stops at its next beat; the queued never start
                 for future in todo:
                     future.cancel()
+                self._settle()
                 return
-            for future in sorted(done, key=lambda f: todo[f][0] is not lead):
+            for joined in early:
+                if joined not in done:
+                    self._early(generation, planned, todo[joined][0], joined, started)
+            for future in sorted(done & todo.keys(), key=lambda f: todo[f][0] is not lead):
                 scene, kwargs = todo.pop(future)
                 jump = not jumped and (scene is lead or lead_in)
                 line, moved = self._collect(generation, planned, scene, kwargs, future, jump)
@@ -220,6 +228,7 @@ class Session:
                         ways = self.options.run.jobs
                         todo[start_clip(self.executor, job, ways)] = (title, minutes)
                 titles = []
+        self._settle()
         BeatStore(self.options.run.beats, f".{self.options.run.fmt}").prune()
         keep_newest(typeset.shelf_files(self.options.run.typeset), typeset.SPARE)
         elapsed = time.monotonic() - started
@@ -281,18 +290,31 @@ class Session:
             self.state.update(error=line, last=line)
             return line, False
         clip = self._publish(generation, planned, scene, kwargs, result)
-        fresh = [beat for beat in clip.beats if beat.id in clip.fresh]
-        changed = None
-        if jump and fresh:
-            changed = {
-                "clip": name,
-                "beat": fresh[0].id,
-                "start": fresh[0].start,
-                "generation": generation,
-                "fresh": list(clip.fresh),
-            }
-        self.state.put(clip, changed)
+        changed = _changed(clip) if jump else None
+        self._show(clip, changed)
         return f"{name}: {drawn_beats(result)}", changed is not None
+
+    def _early(
+        self,
+        generation: int,
+        planned: Plan,
+        scene: type[LessonScene],
+        joined: Joined,
+        started: float,
+    ) -> None:
+        """Show the lead clip's first beats while the rest renders, from the first changed
+        beat on, if its first parts are in (else nothing)."""
+        try:
+            result = joined.early()
+        except worker.ClipFailed:  # the clip's own render says so, once it is in
+            return
+        if result is not None:
+            clip = self._clip(generation, planned, scene, result, complete=False)
+            self._show(clip, _changed(clip))
+            count = len(clip.beats)
+            shown = "beat 1" if count == 1 else f"beats 1 to {count}"
+            took = time.monotonic() - started
+            self.state.update(last=f"{clip.name}: {shown} in {took:.1f} s; the rest follows")
 
     def _publish(
         self,
@@ -302,12 +324,48 @@ class Session:
         kwargs: tuple[tuple[str, Any], ...],
         result: worker.ClipResult,
     ) -> Clip:
+        """The worker's clip for the page, and what its key was made from."""
+        clip = self._clip(generation, planned, scene, result)
+        reads = tuple(sorted({*result.reads, ("words", f"{scene.slug}.heading.title")}, key=str))
+        old = self.made.get(clip.name)
+        key = planned.key(scene, reads, kwargs)
+        self.made[clip.name] = Made(key, reads, kwargs, clip, result.seconds)
+        if old is not None and old.clip is not self.state.clips.get(clip.name):
+            _remove_later(self.folder, old.clip)  # an early clip is shown instead
+        return clip
+
+    def _show(self, clip: Clip, changed: dict[str, Any] | None = None) -> None:
+        """Put ``clip`` on the page. The clip it replaces goes a while later, once the page
+        plays this; but the last complete one stays while an early one is shown instead, as
+        the early one may yet give way to it (:meth:`_settle`)."""
+        before = self.state.clips.get(clip.name)
+        self.state.put(clip, changed)
+        made = self.made.get(clip.name)
+        if before is not None and (made is None or before is not made.clip):
+            _remove_later(self.folder, before)
+
+    def _settle(self) -> None:
+        """An early clip whose rest never came (outdated by a newer save, or failed) gives way
+        to the clip's last complete one: the page shows what the preview's keys say it has."""
+        for name, shown in list(self.state.clips.items()):
+            made = self.made.get(name)
+            if not shown.complete and made is not None:
+                self._show(made.clip)
+
+    def _clip(
+        self,
+        generation: int,
+        planned: Plan,
+        scene: type[LessonScene],
+        result: worker.ClipResult,
+        complete: bool = True,
+    ) -> Clip:
         """The worker's clip, with its captions and narration, under a new name for the page."""
         name, lesson = clip_name(scene.step, scene.slug), planned.lesson
         self.serial += 1
         stem = f"{name}.{generation}.{self.serial}"
         video = self.folder / f"{stem}.{self.options.run.fmt}"
-        length = probe(result.video).duration
+        length = duration(result.video)
         captions = None
         if result.captions is not None:
             cues = clamp(
@@ -319,16 +377,18 @@ class Session:
         narration = None
         if result.speech:
             narration = narration_track(result.speech, length, result.video.parent)
-        language = iso639_2(lesson.words["common.word.language"])
         with replacing(video) as temporary:
-            remux(
-                result.video,
-                temporary,
-                language=language,
-                audio=narration,
-                audio_options=encoding(video.suffix) if narration else (),
-            )
-        beats = tuple(Beat(*timing) for timing in result.timings)
+            if narration is None:  # the joined beats are the clip: a copy is enough
+                shutil.copyfile(result.video, temporary)
+            else:
+                remux(
+                    result.video,
+                    temporary,
+                    language=iso639_2(lesson.words["common.word.language"]),
+                    audio=narration,
+                    audio_options=encoding(video.suffix),
+                )
+        beats = tuple(Beat(*timing) for timing in result.timings[: len(result.records) or None])
         clip = Clip(
             name=name,
             title=scene.headline(lesson),
@@ -337,18 +397,24 @@ class Session:
             duration=length,
             beats=beats,
             generation=generation,
-            fresh=tuple(beats[n - 1].id for n in result.drawn),
+            fresh=tuple(beats[n - 1].id for n in result.drawn if n <= len(beats)),
+            complete=complete,
         )
-        old = self.made.get(name)
-        reads = tuple(sorted({*result.reads, ("words", f"{scene.slug}.heading.title")}, key=str))
-        self.made[name] = Made(
-            planned.key(scene, reads, kwargs), reads, kwargs, clip, result.seconds
-        )
-        if old is not None:  # the page plays the new one from its next poll on
-            timer = threading.Timer(30, partial(_remove, self.folder, old.clip))
-            timer.daemon = True
-            timer.start()
         return clip
+
+
+def _changed(clip: Clip) -> dict[str, Any] | None:
+    """Where the page jumps to: the clip's first changed beat (None: it changed none)."""
+    fresh = [beat for beat in clip.beats if beat.id in clip.fresh]
+    if not fresh:
+        return None
+    return {
+        "clip": clip.name,
+        "beat": fresh[0].id,
+        "start": fresh[0].start,
+        "generation": clip.generation,
+        "fresh": list(clip.fresh),
+    }
 
 
 def _init_child() -> None:
@@ -362,6 +428,13 @@ def _init_child() -> None:
         os._exit(0)
 
     threading.Thread(target=orphaned, name="orphaned", daemon=True).start()
+
+
+def _remove_later(folder: Path, clip: Clip, seconds: float = 30) -> None:
+    """Remove ``clip``'s files in ``seconds``: the page may still be playing it until then."""
+    timer = threading.Timer(seconds, partial(_remove, folder, clip))
+    timer.daemon = True
+    timer.start()
 
 
 def _remove(folder: Path, clip: Clip) -> None:

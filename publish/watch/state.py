@@ -33,6 +33,8 @@ class Clip:
     """The save it was made from (1: the lesson as the preview started)."""
     fresh: tuple[str, ...] = ()
     """The ids of the beats that save re-rendered (the others' segments were reused)."""
+    complete: bool = True
+    """False: its first beats only, shown while the rest renders."""
 
 
 @dataclass
