@@ -2,7 +2,8 @@
 with plain ``manim render -ql`` and its cache, and the one-number change at 1080p.
 
 Each save is timed until the preview's state (``/state.json``, never a sleep) has the changed
-beat playable, and until the whole lesson is current. Prints a table; ``--json`` writes it.
+beat playable (the clip's first beats may be in before the rest), until that clip is complete,
+and until the whole lesson is current. Prints a table; ``--json`` writes it.
 """
 
 from __future__ import annotations
@@ -99,11 +100,19 @@ class Watch:
             )
 
         beat = self.until(beat_in) - started
+        name = (self.state()["changed"] or {}).get("clip")
+
+        def clip_in(state: dict[str, Any]) -> bool:  # complete, not only its first beats
+            made = [c for c in state["clips"] if c["name"] == name and c["complete"]]
+            return bool(state["done"] or (made and made[0]["generation"] == generation))
+
+        clip = self.until(clip_in) - started
         whole = self.until(lambda s: s["good"] == generation and s["done"]) - started
         state = self.state()
         changed = state["changed"] or {}
         return {
             "beat": beat,
+            "clip": clip,
             "whole": whole,
             "first": changed.get("beat", "-"),
             "fresh": len(changed.get("fresh", [])),
@@ -232,6 +241,7 @@ def watched(folder: Path, repeat: int) -> dict[str, Any]:
                 watch.save(LESSON)  # back, every beat cached again
             results[name] = {
                 "beat": statistics.median(float(run["beat"]) for run in runs),
+                "clip": statistics.median(float(run["clip"]) for run in runs),
                 "whole": statistics.median(float(run["whole"]) for run in runs),
                 "runs": runs,
             }
