@@ -214,6 +214,10 @@ def main(argv: list[str] | None = None) -> int:
         for tool in missing:
             print(f"render.py: missing {tool.name} ({tool.why})", file=sys.stderr)
         return _bad(f"install with: {install_line(missing)}")
+    if rendering and not (args.watch or args.script or args.scheduler):
+        from publish.render.pool import warm
+
+        warm()  # the workers' manim is imported meanwhile
     unseen = font_problems(course)
     if unseen:
         return _bad(*unseen)
