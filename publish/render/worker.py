@@ -1,7 +1,8 @@
 """Render one scene in a worker process, in a media folder of its own.
 
-Each worker imports manim once (in :func:`init`) and renders under ``manim.tempconfig`` with its
-own ``media_dir``, so concurrent renders never share TeX or text caches
+Each worker has manim imported once (forked from a process that imported it,
+:func:`publish.render.pool.warm`, else in :func:`init`) and renders under ``manim.tempconfig``
+with its own ``media_dir``, so concurrent renders never share TeX or text caches
 (``media/Tex/<hash>_.svg`` is written non-atomically by manim).
 """
 
