@@ -29,6 +29,8 @@ class Rendered:
     out: Path
     stdout: str
     seconds: float
+    cpu: float
+    """User and system seconds of render.py and every process it waited for (getrusage)."""
 
     @property
     def folder(self) -> Path:
@@ -162,13 +164,23 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> Rendered:
     """The default lesson rendered with its slides, once for the run (shared by xdist workers)."""
 
     def render(out: Path) -> dict[str, Any]:
+        before = children_cpu()
         started = time.monotonic()
         result = cli(out, "--slides")
         assert result.returncode == 0, result.stdout + result.stderr
-        return {"stdout": result.stdout, "seconds": time.monotonic() - started}
+        seconds = time.monotonic() - started
+        return {"stdout": result.stdout, "seconds": seconds, "cpu": children_cpu() - before}
 
     out, run = once_per_run(tmp_path_factory, "rendered", render)
-    return Rendered(out, run["stdout"], run["seconds"])
+    return Rendered(out, run["stdout"], run["seconds"], run["cpu"])
+
+
+def children_cpu() -> float:
+    """User and system seconds of the processes this one has waited for, theirs included."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 @pytest.fixture(scope="session")

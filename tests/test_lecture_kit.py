@@ -337,6 +337,27 @@ def test_the_handout_opens_offline(rendered: Rendered, browser: Browser, tmp_pat
     visit.check_offline()
 
 
+def test_two_prints_numbered_apart_by_chromium_become_the_same_bytes(tmp_path: Path) -> None:
+    """Chromium's structure tree counts the page's DOM nodes, and now and then one more: the
+    handout numbers them from 1 in their order, at the same width, so the offsets hold."""
+    from publish.kit.handout import _undate
+
+    def printed(first: int, at: str) -> bytes:
+        nodes = [first, first + 1, first + 7]
+        elements = "".join(f"<</ID (node{n:08d})>>\n" for n in nodes)
+        tree = " ".join(f"(node{n:08d}) {k} 0 R" for k, n in enumerate(nodes, 5))
+        pdf = tmp_path / f"{first}.pdf"
+        text = f"%PDF-1.4\n/CreationDate (D:{at}+00'00')\n{elements}<</Names [{tree}]>>\n%%EOF\n"
+        pdf.write_bytes(text.encode())
+        _undate(pdf)
+        assert len(pdf.read_bytes()) == len(text.encode())  # every offset holds
+        return pdf.read_bytes()
+
+    one, other = printed(20, "20261202170101"), printed(21, "20261202170233")
+    assert one == other
+    assert b"(node00000001) 5 0 R (node00000002) 6 0 R (node00000003) 7 0 R" in one
+
+
 @pytest.mark.render
 def test_the_handout_prints_to_the_same_bytes_every_time(
     rendered: Rendered, tmp_path: Path

@@ -387,6 +387,13 @@ def test_a_silent_render_starts_without_the_speech_leveller() -> None:
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=False).returncode == 0
 
 
+def test_the_workers_cpu_time_is_the_runs(rendered: Rendered) -> None:
+    """Workers fork from a server render.py starts (``pool.warm``) and waits for at exit, so
+    their CPU time is counted in the run's (``getrusage`` of its children), where ``bench/``
+    reads it; uncounted, the run's would be render.py's own and its ffmpeg's, a small part."""
+    assert rendered.cpu > 0.5 * rendered.seconds, (rendered.cpu, rendered.seconds)
+
+
 def test_a_bad_flag_exits_2() -> None:
     with pytest.raises(SystemExit) as stop:
         render.main(["--quality", "ultra"])

@@ -218,12 +218,18 @@ the videos are."""
 
 
 def _undate(pdf: Path) -> None:
-    """Put :data:`PRINTED` in place of the time Chromium printed ``pdf`` (its only bytes that
-    change from run to run), each date as long as the one it replaces, so the cross-reference
-    table's byte offsets still hold."""
+    """Put :data:`PRINTED` in place of the time Chromium printed ``pdf``, and number the
+    structure tree's nodes from 1: the bytes that change from run to run. The node ids are
+    Chromium's count of the page's DOM nodes, which now and then counts one more (CI saw
+    ``node00000021`` where the run before had ``node00000020``); renumbered in their order,
+    the ID tree stays sorted. Each replacement is as long as what it replaces, so the
+    cross-reference table's byte offsets still hold."""
     data = pdf.read_bytes()
     pattern = rb"/(CreationDate|ModDate) \((D:\d{14}[+-]\d\d'\d\d')\)"
-    pdf.write_bytes(re.sub(pattern, lambda m: b"/%s (%s)" % (m[1], PRINTED), data))
+    data = re.sub(pattern, lambda m: b"/%s (%s)" % (m[1], PRINTED), data)
+    nodes = sorted(set(re.findall(rb"\(node(\d+)\)", data)), key=int)
+    numbered = {node: b"%0*d" % (len(node), n) for n, node in enumerate(nodes, 1)}
+    pdf.write_bytes(re.sub(rb"\(node(\d+)\)", lambda m: b"(node%s)" % numbered[m[1]], data))
 
 
 # --- the steps ----------------------------------------------------------------------------

@@ -109,7 +109,7 @@ def write_kit(
     )
 
 
-PRINTING = "chromium --print-to-pdf, undated, v1"
+PRINTING = "chromium --print-to-pdf, undated, nodes numbered, v2"
 """Part of what a handout PDF is made from besides its HTML: change it to reprint every one."""
 
 
