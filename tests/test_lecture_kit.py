@@ -340,7 +340,7 @@ def test_the_handout_opens_offline(rendered: Rendered, browser: Browser, tmp_pat
 def test_two_prints_numbered_apart_by_chromium_become_the_same_bytes(tmp_path: Path) -> None:
     """Chromium's structure tree counts the page's DOM nodes, and now and then one more: the
     handout numbers them from 1 in their order, at the same width, so the offsets hold."""
-    from publish.kit.handout import _undate
+    from publish.kit.handout import _steady
 
     def printed(first: int, at: str) -> bytes:
         nodes = [first, first + 1, first + 7]
@@ -349,7 +349,7 @@ def test_two_prints_numbered_apart_by_chromium_become_the_same_bytes(tmp_path: P
         pdf = tmp_path / f"{first}.pdf"
         text = f"%PDF-1.4\n/CreationDate (D:{at}+00'00')\n{elements}<</Names [{tree}]>>\n%%EOF\n"
         pdf.write_bytes(text.encode())
-        _undate(pdf)
+        _steady(pdf)
         assert len(pdf.read_bytes()) == len(text.encode())  # every offset holds
         return pdf.read_bytes()
 

@@ -136,7 +136,7 @@ def print_pdf(folder: Path) -> list[str]:
                 ]
             )
             _check_complete(target)
-            _undate(target)
+            _steady(target)
     except PrintFailed as error:
         return [f"{NAME}.pdf not printed: {error}"]
     except OSError as error:
@@ -217,7 +217,7 @@ PRINTED = b"D:19700101000000+00'00'"
 the videos are."""
 
 
-def _undate(pdf: Path) -> None:
+def _steady(pdf: Path) -> None:
     """Put :data:`PRINTED` in place of the time Chromium printed ``pdf``, and number the
     structure tree's nodes from 1: the bytes that change from run to run. The node ids are
     Chromium's count of the page's DOM nodes, which now and then counts one more (CI saw

@@ -388,7 +388,7 @@ class Session:
                     audio=narration,
                     audio_options=encoding(video.suffix),
                 )
-        beats = tuple(Beat(*timing) for timing in result.timings[: len(result.records) or None])
+        beats = tuple(Beat(*timing) for timing in result.timings)
         clip = Clip(
             name=name,
             title=scene.headline(lesson),
@@ -397,7 +397,7 @@ class Session:
             duration=length,
             beats=beats,
             generation=generation,
-            fresh=tuple(beats[n - 1].id for n in result.drawn if n <= len(beats)),
+            fresh=tuple(beats[n - 1].id for n in result.drawn),
             complete=complete,
         )
         return clip
