@@ -75,6 +75,23 @@ def test_a_course_rendered_on_a_cluster_is_the_local_course(
         ours, local = out / LOW.name / lesson, course.folder / lesson
         assert files_of(ours, names) == files_of(local, names)
         assert clip_entries(ours, names) == clip_entries(local, names)
+    # and the beat store: the clips' segments and records came back, the same bytes per key
+    ours, local = beat_store(out / LOW.name), beat_store(course.folder)
+    segments = [name for name in ours if not name.startswith("records/")]
+    assert len(segments) >= 2 * 3, ours  # each lesson's step 2 has beats
+    assert {name: ours[name] for name in segments} == {name: local.get(name) for name in segments}
+    records = [name for name in ours if name.startswith("records/")]
+    assert len(records) == len(LESSONS)
+    # the local course copied the default lesson's clips from the lone render's cache, so
+    # only four_tokens' record is the course's own there
+    [shared] = [name for name in records if name in local]
+    assert ours[shared] == local[shared]
+
+
+def beat_store(folder: Path) -> dict[str, str]:
+    """SHA-256 of each file of the quality folder's beat store, by its path there."""
+    store = folder / ".beats"
+    return {p.relative_to(store).as_posix(): sha256(p) for p in store.rglob("*") if p.is_file()}
 
 
 @pytest.mark.render

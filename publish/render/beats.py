@@ -250,7 +250,11 @@ class BeatStore:
         return keep_newest(unnamed, max(spare, kept))
 
     def put(self, key: str, files: Sequence[Path]) -> None:
-        """Store the segment of a beat just drawn: its plays' files joined."""
+        """Store the segment of a beat just drawn: its plays' files joined. A segment already
+        stored under ``key`` is kept: the store holds one set of bytes per key, whichever
+        process or machine drew it first, and every clip is joined from those."""
+        if self.segment(key).is_file():
+            return
         self.folder.mkdir(parents=True, exist_ok=True)
         with replacing(self.segment(key)) as temporary:
             if len(files) == 1:

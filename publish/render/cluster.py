@@ -236,7 +236,7 @@ class ClusterExecutor(Executor):
             try:
                 present = set(self.client.scheduler_info()["workers"])
             except Exception:
-                present = set()
+                continue  # not known this time (a busy scheduler): ask again, fail nothing
             if not present & set(self.workers):
                 with self.lock:
                     stranded = list(self.out)

@@ -3,7 +3,10 @@ in folders of the worker's own, and the clip's files sent back as bytes to be la
 
 A job's work folder and speech store are the client's paths; on a worker they become folders in
 its Dask scratch directory: one work folder per client output folder and scene, so a worker
-keeps each scene's TeX cache between runs, and one content-addressed speech store.
+keeps each scene's TeX cache between runs, and one content-addressed speech store. The clip's
+beat segments and its record come back too, into the client's beat store, so that a later run
+here (an edit, a preview) reuses them as it reuses beats it drew itself: the store is the same
+whichever way its clips were rendered.
 """
 
 from __future__ import annotations
@@ -39,6 +42,8 @@ class Shipped:
     captions: bytes | None
     speech: tuple[bytes, ...]
     """Each of ``result.speech``'s files, in its order."""
+    segments: tuple[tuple[str, bytes], ...] = ()
+    """Each beat segment the clip is joined from, by key."""
 
     def landed(self, job: worker.ClipJob) -> worker.ClipResult:
         """Write the files into ``job``'s work folder and speech store here, atomically, under
@@ -60,7 +65,22 @@ class Shipped:
                 _write(stored, data)
             speech.append((start, stored))
         video = _write(folder / result.video.name, self.video)
+        self._store(job)
         return replace(result, video=video, captions=captions, speech=tuple(speech))
+
+    def _store(self, job: worker.ClipJob) -> None:
+        """Put the clip's segments and record into ``job``'s beat store, as a render here
+        would have: a segment the store already holds is kept (its key is its content)."""
+        if job.beats is None or not self.result.records:
+            return
+        from publish.render.beats import BeatStore
+
+        store = BeatStore(job.beats, f".{job.fmt}")
+        for key, data in self.segments:
+            if not store.segment(key).is_file():
+                store.folder.mkdir(parents=True, exist_ok=True)
+                _write(store.segment(key), data)
+        store.save_record(f"{job.base}/{job.label}", self.result.records)
 
 
 def _write(path: Path, data: bytes) -> Path:
@@ -123,10 +143,11 @@ class _Topic:
 
 
 def render_there(job: worker.ClipJob, topic: str, home: str) -> Shipped:
-    """On a worker: render ``job`` and return its files' bytes."""
+    """On a worker: render ``job`` and return its files' bytes, its beat segments' too."""
+    here = _beats_here(_on_worker(job, home))
     worker.report_to(_Topic(topic))
     try:
-        result = worker.render_clip(_beats_here(_on_worker(job, home)))
+        result = worker.render_clip(here)
     finally:
         worker.report_to(None)
     shipped = Shipped(
@@ -134,9 +155,22 @@ def render_there(job: worker.ClipJob, topic: str, home: str) -> Shipped:
         video=result.video.read_bytes(),
         captions=result.captions.read_bytes() if result.captions else None,
         speech=tuple(path.read_bytes() for _, path in result.speech),
+        segments=_segments(here, result),
     )
     shutil.rmtree(result.video.parent, ignore_errors=True)
     return shipped
+
+
+def _segments(job: worker.ClipJob, result: worker.ClipResult) -> tuple[tuple[str, bytes], ...]:
+    """The bytes of each beat segment ``result``'s clip is joined from, by key, from ``job``'s
+    store (a beat that played nothing has none)."""
+    if job.beats is None:
+        return ()
+    from publish.render.beats import BeatStore
+
+    store = BeatStore(job.beats, f".{job.fmt}")
+    found = (store.segment(record.key) for record in result.records)
+    return tuple((path.stem, path.read_bytes()) for path in found if path.is_file())
 
 
 def dry_run_there(job: worker.DryJob, topic: str, home: str) -> Any:
