@@ -21,6 +21,7 @@ import pytest
 
 from attention_core import fontset
 from publish.render import toolchain
+from publish.render.cluster import differences
 from publish.render.file_digests import facts
 
 from .conftest import ROOT, cli
@@ -240,6 +241,11 @@ def test_a_changed_font_of_the_set_is_a_different_tool(tmp_path: Path) -> None:
     }
     changed_fonts = [name for name, font in ours["fonts"].items() if theirs["fonts"][name] != font]
     assert changed_fonts == ["Inter-Regular.otf"]
+    said = differences({"tools": ours}, {"tools": theirs})
+    assert said == [
+        f"font Inter-Regular.otf sha256 {ours['fonts']['Inter-Regular.otf']['sha256'][:8]}… "
+        f"here, {theirs['fonts']['Inter-Regular.otf']['sha256'][:8]}… there"
+    ]
 
 
 @pytest.mark.render
