@@ -38,7 +38,7 @@ _EMOJI = ((0x2600, 0x27BF), (0x1F000, 0x1FAFF))
 
 
 class Coverage:
-    """The characters some installed font has a glyph for, as sorted, merged ranges."""
+    """The characters some font has a glyph for, as sorted, merged ranges."""
 
     def __init__(self, ranges: list[tuple[int, int]]) -> None:
         merged: list[tuple[int, int]] = []
@@ -122,7 +122,7 @@ def uncovered(lesson: Lesson, fonts: Coverage | None = None) -> list[str]:
         try:
             fonts = installed()
         except (OSError, subprocess.TimeoutExpired) as error:
-            return [f"cannot list the installed fonts ({error}); apt-get install fontconfig"]
+            return [f"cannot list the font set's fonts ({error}); apt-get install fontconfig"]
     seen: dict[str, tuple[str, int]] = {}
     for where, text in lesson_texts(lesson):
         for char in text:
