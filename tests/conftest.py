@@ -5,6 +5,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -199,6 +200,46 @@ def narration_script(tmp_path_factory: pytest.TempPathFactory) -> str:
     return text
 
 
+SCRIPT_BEAT = re.compile(r"^(\d\d_\w+-\d\d)  \(animation ([\d.]+) s\)\n(.+)$", re.M)
+"""A beat of the narration script: its id, its animation's seconds, then its words."""
+LONG_BEAT = "03_score-03"
+"""The beat the recordings read three times over, longer than its animation."""
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """The lecturer's own recordings (espeak-ng reading the script, one WAV per beat; beat
+    :data:`LONG_BEAT` read three times over), and step 3 rendered with them."""
+
+    recordings: Path
+    beats: dict[str, float]
+    """Every beat of the script, in order, with its animation's seconds."""
+    out: Path
+    stdout: str
+
+
+@pytest.fixture(scope="session")
+def recorded(tmp_path_factory: pytest.TempPathFactory, narration_script: str) -> Recorded:
+    """Made once for the run: the recorded-voice tests (tests/test_narration.py,
+    tests/test_voice_checks.py) read the one render, and copy the recordings they change."""
+
+    def record(folder: Path) -> dict[str, Any]:
+        recordings = folder / "recordings"
+        recordings.mkdir()
+        beats = {}
+        for beat, needs, words in SCRIPT_BEAT.findall(narration_script):
+            said = " ".join([words] * 3) if beat == LONG_BEAT else words
+            wav = recordings / f"{beat}.wav"
+            subprocess.run(["espeak-ng", "-v", "en-us", "-w", str(wav), said], check=True)
+            beats[beat] = float(needs)
+        result = cli(folder / "media", "--voice", str(recordings), "--scene", "3")
+        assert result.returncode == 0, result.stdout + result.stderr
+        return {"beats": beats, "stdout": result.stdout}
+
+    folder, made = once_per_run(tmp_path_factory, "recorded", record)
+    return Recorded(folder / "recordings", made["beats"], folder / "media", made["stdout"])
+
+
 @pytest.fixture
 def copy_of(rendered: Rendered, tmp_path: Path) -> Path:
     """A private copy of the rendered output folder (with its caches) to run again into."""
@@ -241,4 +282,24 @@ def course(rendered: Rendered, tmp_path_factory: pytest.TempPathFactory) -> Cour
         return {"stdout": result.stdout}
 
     folder, run = once_per_run(tmp_path_factory, "course", render)
+    return CourseRun(folder / "media" / LOW.name, run["stdout"])
+
+
+SERIES = ROOT / "lessons" / "series.toml"
+
+
+@pytest.fixture(scope="session")
+def series(rendered: Rendered, tmp_path_factory: pytest.TempPathFactory) -> CourseRun:
+    """lessons/series.toml rendered once as a course, into a copy of the session render's folder
+    (so Day 004's clips are copied from its cache and only Day 005 and Day 006 are rendered);
+    once for the run, like ``rendered``."""
+
+    def render(folder: Path) -> dict[str, Any]:
+        out = folder / "media"
+        shutil.copytree(rendered.out, out, symlinks=True)
+        result = cli(out, "--course", str(SERIES), timeout=1200)
+        assert result.returncode == 0, result.stdout + result.stderr
+        return {"stdout": result.stdout}
+
+    folder, run = once_per_run(tmp_path_factory, "series", render)
     return CourseRun(folder / "media" / LOW.name, run["stdout"])

@@ -81,12 +81,13 @@ def tex_log_openings(log: str, cwd: Path) -> list[str]:
 
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Steps 1 and 3 of the hostile lesson, really rendered at low quality, TeX logs kept."""
+    """Steps 1 and 3 of the hostile lesson, really rendered, TeX logs kept; at draft quality
+    (480p, 8 fps): what is typeset and shown is the same as at low, in half the frames."""
     assert not PWNED.exists(), f"remove {PWNED} first: it would hide what this test looks for"
     folder = tmp_path_factory.mktemp("hostile")
     # manim reads manim.cfg from the folder it runs in; keep the .log files TeX writes.
     (folder / "manim.cfg").write_text("[CLI]\nno_latex_cleanup = True\n", "utf-8")
-    args = ["--quality", "low", "--lesson", str(HOSTILE), "--out", "media", "--jobs", "2"]
+    args = ["--quality", "draft", "--lesson", str(HOSTILE), "--out", "media", "--jobs", "2"]
     args += [arg for scene in SHOWN_IN for arg in ("--scene", str(scene.step))]
     run = subprocess.run(
         [sys.executable, str(ROOT / "render.py"), *args],
@@ -130,7 +131,7 @@ def test_tex_opens_no_file_outside_its_installation_and_work_folder(rendered: Pa
 def test_srt_captions_carry_markup_as_entities(rendered: Path) -> None:
     """SubRip players read ``<b>``, ``<i>`` and ``<font>`` as markup: the lesson's tags must be
     written as entities, and read back as the lesson typed them."""
-    files = sorted((rendered / QUALITIES["low"].name).glob("*.srt"))
+    files = sorted((rendered / QUALITIES["draft"].name).glob("*.srt"))
     assert [path.name[:2] for path in files] == ["01", "03"]
     for path in files:
         text = path.read_text("utf-8")

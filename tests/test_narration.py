@@ -34,7 +34,7 @@ from publish.narration.voices import (
 )
 from publish.presets import FULL_NAME
 from scenes import style
-from tests.conftest import LOW, ROOT, cli
+from tests.conftest import LONG_BEAT, LOW, ROOT, Recorded, Rendered, cli
 
 LESSONS = ROOT / "lessons"
 SILENCE = "-40dB"
@@ -430,43 +430,18 @@ def test_heart_gives_the_same_bytes_in_another_folder(heart: Path, tmp_path: Pat
 
 
 @pytest.mark.render
-def test_a_silent_render_has_no_sound_and_reads_at_caption_pace(tmp_path: Path) -> None:
+def test_a_silent_render_has_no_sound_and_reads_at_caption_pace(rendered: Rendered) -> None:
     from scenes.probe import run_dry
     from scenes.step3_score import Step3Score
 
-    result = cli(tmp_path, "--voice", "none", "--scene", "3")
-    assert result.returncode == 0, result.stdout + result.stderr
-    clip = tmp_path / LOW.name / "03_score.mp4"
+    clip = rendered.folder / "03_score.mp4"  # the session's render is silent (--voice none)
     assert {s["codec_type"] for s in _streams(clip)} == {"video", "subtitle"}
     silent = run_dry(Step3Score, default_lesson()).seconds
-    manifest = json.loads((tmp_path / LOW.name / "manifest.json").read_text("utf-8"))
-    assert manifest["clips"][0]["duration"] == pytest.approx(silent, abs=0.5)  # whole frames
+    durations = {c["file"]: c["duration"] for c in rendered.manifest["clips"]}
+    assert durations[clip.name] == pytest.approx(silent, abs=0.5)  # whole frames
 
 
 # --- the lecturer's own recordings ----------------------------------------------------------
-
-
-def _script_beats(script: str) -> list[tuple[str, float, str]]:
-    """(beat id, animation seconds, words) for every beat of a narration script."""
-    found = re.findall(r"^(\d\d_\w+-\d\d)  \(animation ([\d.]+) s\)\n(.+)$", script, re.M)
-    return [(beat, float(needs), words) for beat, needs, words in found]
-
-
-@pytest.fixture(scope="module")
-def recordings(
-    tmp_path_factory: pytest.TempPathFactory, narration_script: str
-) -> tuple[Path, list[str]]:
-    """espeak-ng reading the exported script, one WAV per beat; beat 03_score-03 read three
-    times over, longer than its animation."""
-    folder = tmp_path_factory.mktemp("recordings")
-    beats = _script_beats(narration_script)
-    assert len(beats) > 40
-    for beat, needs, words in beats:
-        said = " ".join([words] * 3) if beat == "03_score-03" else words
-        _espeak(said, folder / f"{beat}.wav")
-        if beat == "03_score-03":
-            assert seconds_of(folder / f"{beat}.wav") > needs + 2
-    return folder, [beat for beat, _, _ in beats]
 
 
 def seconds_of(path: Path) -> float:
@@ -475,21 +450,18 @@ def seconds_of(path: Path) -> float:
 
 
 @pytest.mark.render
-def test_a_recorded_voice_times_the_beats(
-    recordings: tuple[Path, list[str]], tmp_path: Path
-) -> None:
-    folder, _ = recordings
-    result = cli(tmp_path, "--voice", str(folder), "--scene", "3")
-    assert result.returncode == 0, result.stdout + result.stderr
-    clip = tmp_path / LOW.name / "03_score.mp4"
+def test_a_recorded_voice_times_the_beats(recorded: Recorded) -> None:
+    folder = recorded.recordings
+    assert seconds_of(folder / f"{LONG_BEAT}.wav") > recorded.beats[LONG_BEAT] + 2
+    clip = recorded.out / LOW.name / "03_score.mp4"
     assert "audio" in {s["codec_type"] for s in _streams(clip)}
     cues = parse_srt(clip.with_suffix(".srt").read_text("utf-8"))
     # 03_score-03, read three times over, its caption cut into cues; the next beat's come next
     first = next(i for i, cue in enumerate(cues) if cue.text.startswith("Each token"))
     after = next(i for i, cue in enumerate(cues) if i > first and "river" in cue.text)
     start, stop = cues[first].start, cues[after - 1].end
-    recorded = seconds_of(folder / "03_score-03.wav")
-    assert (stop - start) / 1000 == pytest.approx(recorded, abs=0.5)
+    recording = seconds_of(folder / f"{LONG_BEAT}.wav")
+    assert (stop - start) / 1000 == pytest.approx(recording, abs=0.5)
     heard = (stop - start) / 1000  # the recording less its leading silence
     frame = 1 / LOW.fps
     assert (cues[after].start - start) / 1000 >= heard + style.BREATH - frame  # it waited
@@ -497,11 +469,11 @@ def test_a_recorded_voice_times_the_beats(
 
 @pytest.mark.render
 def test_a_missing_recording_is_named_and_nothing_is_written(
-    recordings: tuple[Path, list[str]], tmp_path: Path
+    recorded: Recorded, tmp_path: Path
 ) -> None:
-    folder, beats = recordings
+    beats = list(recorded.beats)
     partial = tmp_path / "recordings"
-    shutil.copytree(folder, partial)
+    shutil.copytree(recorded.recordings, partial)
     (partial / f"{beats[5]}.wav").unlink()
     out = tmp_path / "media"
     result = cli(out, "--voice", str(partial), "--scene", "3")

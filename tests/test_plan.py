@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ from publish.render.selection import SelectionError
 from scenes import scenes_for, timing
 from scenes.timing import minutes_of
 
-from .conftest import LOW, ROOT, cli
+from .conftest import LOW, ROOT, CourseRun, cli
 
 MASKED = ROOT / "lessons" / "day005_masked.toml"
 """Day 005: five steps of four kinds, the answer moved to step 5."""
@@ -88,11 +89,15 @@ def _clock(text: str) -> float:
 
 @pytest.mark.render
 def test_list_dry_run_and_render_agree_on_a_lessons_scenes_and_lengths(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    series: CourseRun, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # Day 005 alone, into a copy of the series' folder: its clips, rendered by the course,
+    # are found in its cache and copied (a clip is its key, not its folder)
     out = tmp_path / "media"
+    shutil.copytree(series.folder.parent, out, symlinks=True)
     result = cli(out, "--lesson", str(MASKED), timeout=900)
     assert result.returncode == 0, result.stdout + result.stderr
+    assert "running" not in result.stdout, result.stdout
     manifest = json.loads((out / LOW.name / "manifest.json").read_text("utf-8"))
     made = [(c["step"], c["scene"], Path(c["file"]).stem, c["duration"]) for c in manifest["clips"]]
 

@@ -4,7 +4,6 @@ session render's cache), Day 005 and Day 006, each a complete folder, linked in 
 from __future__ import annotations
 
 import json
-import shutil
 import tomllib
 
 import pytest
@@ -13,10 +12,8 @@ from playwright.sync_api import Browser
 from attention_core import default_lesson, load_lesson
 from publish.presets import full_name
 
-from .conftest import LOW, ROOT, CourseRun, Rendered, cli
+from .conftest import SERIES, CourseRun
 from .test_lecture_kit import Visit, browser  # noqa: F401  (the module's Chromium)
-
-SERIES = ROOT / "lessons" / "series.toml"
 
 
 def _lessons() -> dict[str, tuple[int, str]]:
@@ -35,17 +32,6 @@ def _lessons() -> dict[str, tuple[int, str]]:
 
 
 LESSONS = _lessons()
-
-
-@pytest.fixture(scope="module")
-def series(rendered: Rendered, tmp_path_factory: pytest.TempPathFactory) -> CourseRun:
-    """The series rendered once, into a copy of the session render's folder (so Day 004's
-    clips are copied from its cache and only Day 005 and Day 006 are rendered)."""
-    out = tmp_path_factory.mktemp("series") / "media"
-    shutil.copytree(rendered.out, out, symlinks=True)
-    result = cli(out, "--course", str(SERIES), timeout=1200)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return CourseRun(out / LOW.name, result.stdout)
 
 
 def test_the_series_lists_day_004_005_and_006_in_order() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
 import time
@@ -17,39 +16,16 @@ from scenes.beat import BeatTiming, Caption
 from scenes.probe import run_dry
 from scenes.step3_score import Step3Score
 
-from .conftest import cli
+from .conftest import Recorded, cli
 from .lessons import default_data, to_toml
 
 LESSON = default_lesson()
 
-BEAT = re.compile(r"^(\d\d_[a-z_]+-\d\d)  \(animation [\d.]+ s\)$")
-
-
-def _recordings(folder: Path, script: str) -> dict[str, str]:
-    """A spoken recording (espeak-ng, real speech) of every beat of the default lesson."""
-    lines = script.splitlines()
-    beats = {m[1]: lines[i + 1] for i, line in enumerate(lines) if (m := BEAT.match(line))}
-    folder.mkdir()
-    for beat, words in beats.items():
-        subprocess.run(
-            ["espeak-ng", "-v", "en-us", "-w", str(folder / f"{beat}.wav"), words], check=True
-        )
-    return beats
-
-
-@pytest.fixture(scope="module")
-def spoken(
-    tmp_path_factory: pytest.TempPathFactory, narration_script: str
-) -> tuple[Path, dict[str, str]]:
-    """Every beat recorded once for the module (each test copies the folder it changes)."""
-    where = tmp_path_factory.mktemp("spoken")
-    return where / "recordings", _recordings(where / "recordings", narration_script)
-
-
-def _recorded(spoken: tuple[Path, dict[str, str]], tmp_path: Path) -> tuple[Path, dict[str, str]]:
+def _recordings(recorded: Recorded, tmp_path: Path) -> Path:
+    """A copy of the recordings, to change."""
     folder = tmp_path / "recordings"
-    shutil.copytree(spoken[0], folder)
-    return folder, spoken[1]
+    shutil.copytree(recorded.recordings, folder)
+    return folder
 
 
 def _silence(path: Path, seconds: float) -> None:
@@ -130,9 +106,9 @@ def test_a_file_that_is_not_audio_is_refused_before_the_scenes_run(tmp_path: Pat
 
 @pytest.mark.lessons
 def test_a_silent_recording_is_refused_naming_its_beat(
-    tmp_path: Path, spoken: tuple[Path, dict[str, str]]
+    tmp_path: Path, recorded: Recorded
 ) -> None:
-    folder, beats = _recorded(spoken, tmp_path)
+    folder, beats = _recordings(recorded, tmp_path), recorded.beats
     beat = "03_score-02"
     assert beat in beats
     (folder / f"{beat}.wav").unlink()
@@ -145,13 +121,8 @@ def test_a_silent_recording_is_refused_naming_its_beat(
 
 
 @pytest.mark.render
-def test_every_beat_of_a_recorded_step_has_its_cue(
-    tmp_path: Path, spoken: tuple[Path, dict[str, str]]
-) -> None:
-    folder, beats = _recorded(spoken, tmp_path)
-    out = tmp_path / "media"
-    done = cli(out, "--voice", str(folder), "--scene", "3")
-    assert done.returncode == 0, done.stderr
+def test_every_beat_of_a_recorded_step_has_its_cue(recorded: Recorded) -> None:
+    out, beats = recorded.out, recorded.beats
     # A beat's words may take several cues (publish/media/cues.py), never none: every
     # caption is said, whole and in order, by the cues read one after another.
     cues = parse_srt((out / "low" / "03_score.srt").read_text("utf-8"))
