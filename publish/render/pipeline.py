@@ -8,6 +8,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
+from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
 
@@ -87,8 +88,9 @@ def publish(
         options.folder.mkdir(parents=True, exist_ok=True)
         for folder in (options.folder, options.folder / ".keys", run.beats):
             clean_partials(folder)
-        # A course's lesson copies a clip current in another folder of the quality.
-        elsewhere = [run.quality_folder, *folders] if options.lesson else []
+        # A course's lesson copies a clip current in another folder of the quality; a lesson
+        # alone, one current in a course's lesson folder there (Day 005 alone after the series).
+        elsewhere = [run.quality_folder, *folders] if options.lesson else _lesson_folders(run)
         others = tuple(folder for folder in elsewhere if folder != options.folder)
         lesson_run = LessonRun(
             replace(each, elsewhere=others, sources=sources, tools=tools), display
@@ -149,3 +151,11 @@ def _write_course(
         CourseManifest(title, run.quality.name, run.fmt, tuple(entries)),
     )
     return str(index)
+
+
+def _lesson_folders(run: RunOptions) -> list[Path]:
+    """The folders a course rendered its lessons into in ``run``'s quality folder."""
+    try:
+        return sorted(path.parent for path in run.quality_folder.glob("*/.keys") if path.is_dir())
+    except OSError:
+        return []
