@@ -387,6 +387,7 @@ def test_a_silent_render_starts_without_the_speech_leveller() -> None:
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=False).returncode == 0
 
 
+@pytest.mark.render
 def test_the_workers_cpu_time_is_the_runs(rendered: Rendered) -> None:
     """Workers fork from a server render.py starts (``pool.warm``) and waits for at exit, so
     their CPU time is counted in the run's (``getrusage`` of its children), where ``bench/``
