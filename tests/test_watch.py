@@ -1,12 +1,12 @@
 """``render.py --watch`` end to end, on a copy of the lesson in a temporary folder: the page, its
-state after an edit, a bad save and the recovery, the page in Chromium, Ctrl-C, a busy port."""
+state after an edit, a bad save and the recovery, the page in Chromium, a busy port, and Ctrl-C
+or SIGTERM mid-render."""
 
 from __future__ import annotations
 
 import json
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -33,19 +33,17 @@ WAIT = 600.0
 """Seconds to wait for a render: generous, as the machine may be shared."""
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @dataclass
 class Preview:
     process: subprocess.Popen[str]
     url: str
     lesson: Path
     out: Path
+
+    @property
+    def beats(self) -> Path:
+        """The preview's beat store: a beat's segment appears there once it is drawn."""
+        return self.out / "preview" / PREVIEW_QUALITY / ".beats"
 
     def state(self) -> dict[str, Any]:
         with urllib.request.urlopen(f"{self.url}state.json", timeout=10) as response:
@@ -78,10 +76,9 @@ class Preview:
             return data
 
 
-@pytest.fixture(scope="module")
-def preview(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Preview]:
-    """A preview of step 3 of a copy of the lesson, silent, first render done."""
-    folder = tmp_path_factory.mktemp("watch")
+def start_preview(folder: Path) -> Preview:
+    """``render.py --watch`` of step 3 of a copy of the lesson, silent, on a free port, as
+    soon as it serves (its first render has begun)."""
     lesson = folder / "lesson.toml"
     lesson.write_text(LESSON, "utf-8")
     out = folder / "media"
@@ -91,15 +88,31 @@ def preview(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Preview]:
         [*command, *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
     assert process.stdout is not None
-    first = process.stdout.readline()
+    first = process.stdout.readline()  # the served line: the port is bound and answering
     found = re.match(r"preview: (http://127\.0\.0\.1:\d+/) ", first)
-    assert found, first + (process.stderr.read() if process.stderr else "")
-    running = Preview(process, found[1], lesson, out)
-    running.until("made the first clip", lambda s: s["done"] and len(s["clips"]) == 1)
-    yield running
-    if process.poll() is None:
+    if not found:
         process.kill()
-        process.wait()
+        _, errors = process.communicate()
+        raise AssertionError(first + errors)
+    return Preview(process, found[1], lesson, out)
+
+
+def stopped(preview: Preview) -> None:
+    """Killed, if it still runs (a test failed): no preview outlives its test."""
+    if preview.process.poll() is None:
+        preview.process.kill()
+        preview.process.communicate()
+
+
+@pytest.fixture(scope="module")
+def preview(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Preview]:
+    """A preview of step 3 of a copy of the lesson, silent, first render done."""
+    running = start_preview(tmp_path_factory.mktemp("watch"))
+    try:
+        running.until("made the first clip", lambda s: s["done"] and len(s["clips"]) == 1)
+        yield running
+    finally:
+        stopped(running)
 
 
 def a_new_key(text: str) -> str:
@@ -273,14 +286,30 @@ def test_a_busy_port_is_one_line_and_exit_2(preview: Preview, tmp_path: Path) ->
 
 
 @pytest.mark.render
-def test_ctrl_c_stops_and_leaves_nothing_half_written(preview: Preview) -> None:
-    preview.save(f'{LESSON}\n[words.score.line]\nwhy = "Big dot products make softmax peaky."\n')
-    time.sleep(1.0)  # mid-render, most likely
-    preview.process.send_signal(signal.SIGINT)
-    assert preview.process.wait(timeout=60) == 0
-    assert preview.process.stdout is not None
-    assert preview.process.stdout.read().strip().endswith("preview stopped")
+@pytest.mark.parametrize(
+    ("stop", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["SIGINT", "SIGTERM"]
+)
+def test_a_signal_mid_render_stops_it_as_a_render_stops_leaving_nothing_half_written(
+    tmp_path: Path, stop: signal.Signals, status: int
+) -> None:
+    """A preview of its own, stopped once its first render has drawn a beat and has more to
+    draw: exit 128 + the signal's number (as a render's), one line, no traceback."""
+    preview = start_preview(tmp_path)
+    try:
+        preview.until(
+            "drew a beat of the first clip",
+            lambda s: not s["done"] and any(preview.beats.glob("*.mp4")),
+        )
+        preview.process.send_signal(stop)
+        output, errors = preview.process.communicate(timeout=60)
+    finally:
+        stopped(preview)
+    assert preview.process.returncode == status
+    assert output.strip().splitlines()[-1] == "preview stopped"
+    assert errors == ""
+    folder = preview.out / "preview" / PREVIEW_QUALITY
     partial = [p for p in preview.out.rglob("*") if ".partial" in p.name]
     assert not partial, partial
-    for clip in (preview.out / "preview" / PREVIEW_QUALITY / "clips").glob("*.mp4"):
+    assert not (folder / ".stop").exists()
+    for clip in (folder / "clips").glob("*.mp4"):
         assert clip.stat().st_size > 10_000
