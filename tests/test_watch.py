@@ -1,6 +1,12 @@
 """``render.py --watch`` end to end, on a copy of the lesson in a temporary folder: the page, its
 state after an edit, a bad save and the recovery, the page in Chromium, a busy port, and Ctrl-C
-or SIGTERM mid-render."""
+or SIGTERM mid-render.
+
+The edit tests share one preview (a module fixture: starting one and rendering its first clip
+is most of their time), and each saves the lesson it starts from itself and waits until the
+preview shows it, so each passes alone, after any other, or in any order. Each edits a number
+or a caption no other test edits, so no other test's beats in the store change what it draws.
+"""
 
 from __future__ import annotations
 
@@ -66,6 +72,15 @@ class Preview:
         self.lesson.write_text(text, "utf-8")
         return generation
 
+    def show(self, text: str) -> dict[str, Any]:
+        """Save the lesson and wait until the preview shows it, every clip in: where a test
+        starts from, whatever the test before it left."""
+        generation = self.save(text)
+        return self.until(
+            "showed the lesson to start from",
+            lambda s: s["done"] and s["good"] == generation and s["error"] is None,
+        )
+
     def clip(self, state: dict[str, Any]) -> dict[str, Any]:
         (clip,) = state["clips"]
         return dict(clip)
@@ -124,9 +139,9 @@ def a_new_key(text: str) -> str:
 
 @pytest.mark.render
 def test_an_edit_a_bad_save_and_the_recovery(preview: Preview) -> None:
+    before = preview.clip(preview.show(LESSON))
     page = preview.fetch("/").decode("utf-8")
     assert "<video" in page
-    before = preview.clip(preview.state())
 
     generation = preview.save(a_new_key(LESSON))
     state = preview.until("showed the edit", lambda s: s["done"] and s["good"] == generation)
@@ -176,9 +191,8 @@ def test_a_newer_save_stops_the_render_it_outdates(preview: Preview) -> None:
     own, while the rest renders; the second save stops that rest at its next beat: none of
     those beats is stored, and the second save's clip is the one shown. An early clip
     outdated by a save that needs nothing rendered gives way to the last complete one."""
-    beats = preview.out / "preview" / "draft" / ".beats"
-    before = set(beats.glob("*.mp4"))
-    found = preview.lesson.read_text("utf-8")
+    preview.show(LESSON)
+    before = set(preview.beats.glob("*.mp4"))
     first = preview.save(weather(2))
     clip = preview.clip(preview.until("showed the first beat", early(first)))
     assert clip["generation"] == first
@@ -187,11 +201,11 @@ def test_a_newer_save_stops_the_render_it_outdates(preview: Preview) -> None:
     assert len(preview.fetch(clip["video"])) > 10_000
     second = preview.save(weather(3))
     state = preview.until("showed the second", lambda s: s["done"] and s["good"] == second)
-    assert (preview.out / "preview" / "draft" / ".stop" / str(first)).is_file()
+    assert (preview.out / "preview" / PREVIEW_QUALITY / ".stop" / str(first)).is_file()
     assert preview.clip(state)["generation"] == second
     assert preview.clip(state)["complete"]
     fresh = len(state["changed"]["fresh"])
-    added = set(beats.glob("*.mp4")) - before
+    added = set(preview.beats.glob("*.mp4")) - before
     # the second's beats (and a tail), and the first's first beat, no other of the first's
     assert fresh + 1 <= len(added) <= fresh + 2
 
@@ -200,8 +214,6 @@ def test_a_newer_save_stops_the_render_it_outdates(preview: Preview) -> None:
     undone = preview.save(weather(3))  # outdates it, and needs nothing rendered
     state = preview.until("undid it", lambda s: s["done"] and s["good"] == undone)
     assert preview.clip(state) == shown  # the last complete clip, not the early one
-    back = preview.save(found)  # as the test before left it, for the next
-    preview.until("went back", lambda s: s["done"] and s["good"] == back)
 
 
 @pytest.fixture(scope="module")
@@ -219,6 +231,7 @@ def browser() -> Iterator[Browser]:
 
 @pytest.mark.browser
 def test_the_page_plays_and_follows_an_edit(preview: Preview, browser: Browser) -> None:
+    preview.show(LESSON)
     SHOTS.mkdir(exist_ok=True)
     page = browser.new_page(viewport={"width": 1280, "height": 720})
     failed: list[str] = []
@@ -243,11 +256,9 @@ def test_the_page_plays_and_follows_an_edit(preview: Preview, browser: Browser) 
     page.screenshot(path=str(SHOTS / "1_playing.png"))
     src = page.evaluate("document.getElementById('video').src")
 
-    text = preview.lesson.read_text("utf-8")
-    assert text == f"{a_new_key(LESSON)}\n{KEYS}\n"  # as the first test left it
     dot = 'dot = "{token}: the query times its key is {dot}; over {root}, {score}."'
     page.evaluate("document.getElementById('video').pause()")  # to find it where it jumped to
-    generation = preview.save(f"{a_new_key(LESSON)}\n{KEYS}\n{dot}\n")
+    generation = preview.save(f"{LESSON}\n[words.score.caption]\n{dot}\n")
     preview.until("showed the edit", lambda s: s["good"] == generation and s["done"])
     page.wait_for_function(f"document.getElementById('video').src !== {json.dumps(src)}")
     page.wait_for_function("document.querySelectorAll('#beats li.fresh').length > 0")
@@ -259,13 +270,12 @@ def test_the_page_plays_and_follows_an_edit(preview: Preview, browser: Browser) 
     starts = preview.clip(preview.state())["beats"]
     assert abs(at - starts[3]["start"]) < 0.1  # it jumped to the first changed beat
 
-    preview.save(text.replace("[[tokens]]", "[[tokens]", 1))
+    preview.save(LESSON.replace("[[tokens]]", "[[tokens]", 1))
     page.wait_for_selector("#error", state="visible")
     assert "lesson not loaded" in page.inner_text("#error")
     page.screenshot(path=str(SHOTS / "3_bad_save.png"))
     assert not failed, f"failed requests: {failed}"
     page.close()
-    preview.save(text)
 
 
 @pytest.mark.render
