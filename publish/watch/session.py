@@ -182,12 +182,12 @@ class Session:
             job = self._job(generation, planned, scene, ())
             if job is not None:  # the lead's fresh beats are shared out between every worker
                 ways = 1 if todo else self.options.run.jobs
-                todo[start_clip(self.executor, job, ways, lead=not todo)] = (scene, ())
+                todo[start_clip(self.executor, job, self.say, ways, lead=not todo)] = (scene, ())
         for title in titles:  # with the minutes it showed: a lesson's length seldom changes
             shown = self.made.get(clip_name(title.step, title.slug))
             job = None if shown is None else self._job(generation, planned, title, shown.kwargs)
             if shown is not None and job is not None:
-                todo[start_clip(self.executor, job)] = (title, shown.kwargs)
+                todo[start_clip(self.executor, job, self.say)] = (title, shown.kwargs)
         # The lead: the clip the page shows (else the first to re-render). The page jumps to
         # its first changed beat; to another clip's only if the lead changed nothing on screen.
         lead = next(iter(todo.values()))[0] if todo else None
@@ -226,7 +226,7 @@ class Session:
                     job = self._job(generation, planned, title, minutes)
                     if job is not None:
                         ways = self.options.run.jobs
-                        todo[start_clip(self.executor, job, ways)] = (title, minutes)
+                        todo[start_clip(self.executor, job, self.say, ways)] = (title, minutes)
                 titles = []
         self._settle()
         BeatStore(self.options.run.beats, f".{self.options.run.fmt}").prune()
