@@ -13,9 +13,9 @@ from attention_core import Lesson, load_lesson
 from publish.presets import QUALITIES
 from publish.render import worker
 from publish.render.beats import Part
+from publish.render.shelf import Shelf
 from publish.render.split import parts
 from scenes import scenes_for, typeset
-from scenes.typeset import Shelf
 
 from .conftest import ROOT
 

@@ -31,9 +31,9 @@ if TYPE_CHECKING:
     from publish.narration.narrate import Speaking
     from publish.narration.voices import Narrator
     from publish.render.beats import BeatRecord, Part
+    from publish.render.shelf import Shelf
     from scenes import LessonScene
     from scenes.probe import Probe
-    from scenes.typeset import Shelf
 
 __all__ = [
     "ENCODER_OPTIONS",

@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any
 from attention_core import Lesson, LessonError
 from publish.media.captions import clamp, milliseconds, parse_srt, to_vtt
 from publish.media.ffmpeg import remux
-from publish.media.files import clean_partials, keep_newest, replacing
+from publish.media.files import clean_partials, replacing
 from publish.narration.soundtrack import encoding, iso639_2, narration_track
 from publish.presets import clip_name
-from publish.render import toolchain, worker
+from publish.render import shelf, toolchain, worker
 from publish.render.beats import BeatStore
 from publish.render.cache import source_digest
 from publish.render.lesson_run import drawn_beats
@@ -31,7 +31,7 @@ from publish.render.plan import Plan, plan
 from publish.render.segments import duration
 from publish.render.split import Joined, start_clip
 from publish.watch.state import Beat, Clip, State
-from scenes import timing, typeset
+from scenes import timing
 
 if TYPE_CHECKING:
     from scenes import LessonScene
@@ -230,7 +230,7 @@ class Session:
                 titles = []
         self._settle()
         BeatStore(self.options.run.beats, f".{self.options.run.fmt}").prune()
-        keep_newest(typeset.shelf_files(self.options.run.typeset), typeset.SPARE)
+        shelf.prune(self.options.run.typeset)
         elapsed = time.monotonic() - started
         if not redone:
             summary = "nothing to re-render: no clip reads what changed"
