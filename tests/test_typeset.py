@@ -101,6 +101,7 @@ def test_a_render_process_keeps_what_it_typeset_for_the_next(tmp_path: Path) -> 
         "from publish.render.shelf import Shelf\n"
         "typeset.shelve(Shelf(Path(sys.argv[1]), 'salt'))\n"
         "import manim\n"
+        "manim.config.media_dir = sys.argv[2]  # its SVGs: this test's, not the checkout's\n"
         "made = []\n"
         "real = typeset._typeset\n"
         "typeset._typeset = lambda kind, a, k: made.append(a) or real(kind, a, k)\n"
@@ -110,7 +111,7 @@ def test_a_render_process_keeps_what_it_typeset_for_the_next(tmp_path: Path) -> 
     )
     runs = [
         subprocess.run(
-            [sys.executable, "-c", script, str(tmp_path)],
+            [sys.executable, "-c", script, str(tmp_path / "shelf"), str(tmp_path / "media")],
             cwd=ROOT,
             capture_output=True,
             text=True,
