@@ -297,19 +297,24 @@ def test_a_busy_port_is_one_line_and_exit_2(preview: Preview, tmp_path: Path) ->
 
 @pytest.mark.render
 @pytest.mark.parametrize(
-    ("stop", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["SIGINT", "SIGTERM"]
+    ("stop", "status", "drawing"),
+    [(signal.SIGINT, 130, True), (signal.SIGTERM, 143, False)],
+    ids=["SIGINT mid-render", "SIGTERM as it serves"],
 )
-def test_a_signal_mid_render_stops_it_as_a_render_stops_leaving_nothing_half_written(
-    tmp_path: Path, stop: signal.Signals, status: int
+def test_a_signal_stops_it_as_a_render_stops_leaving_nothing_half_written(
+    tmp_path: Path, stop: signal.Signals, status: int, drawing: bool
 ) -> None:
-    """A preview of its own, stopped once its first render has drawn a beat and has more to
-    draw: exit 128 + the signal's number (as a render's), one line, no traceback."""
+    """A preview of its own, stopped by a signal: exit 128 + its number (as a render's), one
+    line, no traceback, nothing half-written. Ctrl-C once the first render has drawn a beat
+    and has more to draw; SIGTERM (a service manager's stop, at any moment) as soon as the
+    preview serves, its workers still starting."""
     preview = start_preview(tmp_path)
     try:
-        preview.until(
-            "drew a beat of the first clip",
-            lambda s: not s["done"] and any(preview.beats.glob("*.mp4")),
-        )
+        if drawing:
+            preview.until(
+                "drew a beat of the first clip",
+                lambda s: not s["done"] and any(preview.beats.glob("*.mp4")),
+            )
         preview.process.send_signal(stop)
         output, errors = preview.process.communicate(timeout=60)
     finally:

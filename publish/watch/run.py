@@ -69,8 +69,8 @@ def watch(
             return 2
         threading.Thread(target=server.serve_forever, name="preview-server", daemon=True).start()
         bound = server.server_address[1]
-        say(f"preview: http://127.0.0.1:{bound}/  (watching {lesson_file}; Ctrl-C stops)")
-        try:
+        try:  # from the line on, a signal stops the preview as it stops it later
+            say(f"preview: http://127.0.0.1:{bound}/  (watching {lesson_file}; Ctrl-C stops)")
             session.start()
             _watch_files(lesson_file, code, session.saved)
         except (KeyboardInterrupt, Interrupted):

@@ -136,7 +136,8 @@ class Session:
             child.terminate()
         for child in children:
             child.join(5)
-        self.thread.join(10)
+        if self.thread.is_alive():  # not yet started, when a signal came as the preview began
+            self.thread.join(10)
         shutil.rmtree(self.options.folder / STOPS, ignore_errors=True)
         for folder in (self.folder, self.options.run.beats):
             clean_partials(folder)
