@@ -20,7 +20,11 @@ Each reaches past manim's public API, to go faster or to read what manim keeps t
   any path (it overrides ``SceneFileWriter._concat_manifest_bytes``).
 - :func:`code_listing`: a ``Code`` block's text, and :data:`MathTexPart`, the class of a
   formula's part, which manim does not export; :data:`MADE_FROM`, the attributes through which
-  a mobject remembers how it was made.
+  a mobject remembers how it was made; :data:`SCENE_RUNNING`, what a ``Scene`` sets on itself
+  while it renders, and :data:`VMOBJECT_OWN`, :data:`VMOBJECT_PARTS`, :data:`DRAWN_ARRAYS` and
+  :data:`UNDRAWN`, where a ``VMobject`` keeps what is drawn of it and what is not (all four
+  read by ``scenes.state``, which digests a scene's state by them;
+  ``tests/test_manim_internals.py`` checks each name against what manim sets).
 
 They were written for manim :data:`WRITTEN_FOR`. On any other version, importing this module
 warns once (:class:`ManimVersionWarning`, saying what to do) and the three speed-ups step aside:
@@ -59,8 +63,13 @@ if TYPE_CHECKING:  # for annotations only: the builder's class is private to man
     its builder or the mobject itself)."""
 
 __all__ = [
+    "DRAWN_ARRAYS",
     "MADE_FROM",
+    "SCENE_RUNNING",
     "SPEEDUPS",
+    "UNDRAWN",
+    "VMOBJECT_OWN",
+    "VMOBJECT_PARTS",
     "WRITTEN_FOR",
     "HeldFrameEncoder",
     "HeldFrameWriter",
@@ -102,6 +111,42 @@ render's own folder), the parser's objects behind its points and its groups by S
 parts again, as parsed), a code listing's HTML, and the
 address of what it was copied from (``original_id``, which manim's own hashing leaves out too).
 Any other attribute is part of the state; one that cannot be told makes the state unknown."""
+
+SCENE_RUNNING = frozenset(
+    {
+        "animations",
+        "duration",
+        "foreground_mobjects",
+        "last_t",
+        "mobjects",
+        "moving_mobjects",
+        "renderer",
+        "static_mobjects",
+        "stop_condition",
+        "time_progression",
+    }
+)
+"""What manim's ``Scene`` sets on itself while it renders: its clock, its queue of animations,
+its renderer, and what is on screen (``scenes.state`` reads the screen apart, shape by shape).
+Not a step's state."""
+VMOBJECT_OWN = frozenset(vars(manim.VMobject()))
+"""Every ``VMobject``'s own attributes (a subclass's others are its own, told one by one)."""
+VMOBJECT_PARTS = frozenset({"submobjects", "updaters", "target"})
+"""Where a ``VMobject`` keeps its parts, its updaters and the target ``generate_target`` made."""
+DRAWN_ARRAYS = ("points", "fill_rgbas", "stroke_rgbas", "background_stroke_rgbas")
+"""Where a ``VMobject`` keeps what is drawn of it: its points, and its colours as RGBA rows."""
+UNDRAWN = frozenset(
+    {
+        "fill_opacity",
+        "stroke_opacity",
+        "background_stroke_opacity",
+        "background_stroke_color",
+        "sheen_direction",
+        "_bezier_t_values",
+    }
+)
+"""What a ``VMobject`` was made with that its drawn colours and points already say, or that is
+drawn only with a sheen (its direction), or that never changes (``_bezier_t_values``)."""
 
 WRITTEN_FOR = "0.22.0"
 """The manim version every use below was written and tested against (pyproject.toml pins it)."""

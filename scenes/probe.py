@@ -69,13 +69,15 @@ class Probe:
         return {shown.text for moment in self.moments for shown in moment}
 
     def shown_by_beat(self) -> list[list[str]]:
-        """Per beat, the strings that first appear on screen during it, in order."""
+        """Per beat, the strings that first appear on screen during it, in order; after the
+        last beat, the last's (it runs to the clip's end: ``publish.kit.beats``)."""
         seen: set[str] = set()
         out: list[list[str]] = [[] for _ in self.beats]
+        last = len(self.beats) - 1  # -1: no beat, nothing to put the strings in
         for moment, time in zip(self.moments, self.times, strict=True):
-            at = next((i for i, b in enumerate(self.beats) if time <= b.end + 1e-6), None)
+            at = next((i for i, b in enumerate(self.beats) if time <= b.end + 1e-6), last)
             for shown in moment:
-                if shown.text not in seen and at is not None:
+                if shown.text not in seen and at >= 0:
                     seen.add(shown.text)
                     out[at].append(shown.text)
         return out

@@ -22,7 +22,6 @@ import enum
 import hashlib
 import inspect
 import operator
-import sys
 from types import FrameType, FunctionType, GeneratorType, MethodType
 from typing import Any
 
@@ -32,36 +31,25 @@ from manim import ManimColor, Mobject, VMobject
 from attention_core import Words
 from attention_core.reads import traced_path
 from attention_core.worked import Worked
-from scenes.manim_internals import MADE_FROM
+from scenes.manim_internals import (
+    DRAWN_ARRAYS,
+    MADE_FROM,
+    SCENE_RUNNING,
+    UNDRAWN,
+    VMOBJECT_OWN,
+    VMOBJECT_PARTS,
+)
 
 __all__ = ["digest"]
 
-FRAMEWORK = frozenset(
-    {
-        # set by manim's Scene while it renders: its clock, its queue of animations, its camera
-        "animations",
-        "camera",
-        "duration",
-        "foreground_mobjects",
-        "last_t",
-        "mobjects",
-        "moving_mobjects",
-        "renderer",
-        "static_mobjects",
-        "stop_condition",
-        "time_progression",
-        # LessonScene's own: the lesson (read field by field), how it is narrated and cut,
-        # and the beats so far (their timings: spoken and subtitled, never drawn)
-        "beats",
-        # what reads the screen after each play (scenes.probe.record wraps these two)
-        "play",
-        "wait",
-    }
-)
+FRAMEWORK = SCENE_RUNNING | {
+    # LessonScene's own: the beats so far (their timings: spoken and subtitled, never drawn)
+    "beats",
+    # what reads the screen after each play (scenes.probe.record wraps these two)
+    "play",
+    "wait",
+}
 """Attributes of a scene that are not the step's state."""
-
-HELD_APART = frozenset({"submobjects", "updaters", "target"})
-"""A VMobject's parts, updaters and target: told one by one, after its own chunk."""
 
 PLAIN = frozenset({type(None), bool, int, float, complex, str, bytes})
 
@@ -98,7 +86,8 @@ def digest(scene: Any) -> str | None:
 def _scene_frames(scene: Any) -> list[FrameType] | None:
     """The frames of the scene's code that hold the beat: from the method that opened it (the
     one with ``with self.beat(...)``) out to ``construct``; None if not found as such."""
-    frame: FrameType | None = sys._getframe(1)
+    here = inspect.currentframe()
+    frame = None if here is None else here.f_back  # digest's
     while frame is not None and not _is_beat(frame, scene):
         frame = frame.f_back
     if frame is None:
@@ -217,9 +206,9 @@ class _Hasher:
         Of a VMobject's own attributes, only those that are drawn or shape what is drawn: not
         the opacities and sheen direction it was made with, which an animation drawn frame by
         frame leaves otherwise than one skipped (``fill_opacity`` 0.0913 against 0.09) while the
-        colours drawn, ``fill_rgbas``, are the same."""
+        colours drawn are the same (:data:`~scenes.manim_internals.UNDRAWN`)."""
         own = vars(mobject)
-        if not (isinstance(mobject, VMobject) and own.keys() >= VECTOR):
+        if not (isinstance(mobject, VMobject) and own.keys() >= VMOBJECT_OWN):
             self._held(type(mobject).__qualname__, own, list(own))
             return
         parts, updaters, target = own["submobjects"], own["updaters"], own.get("target")
@@ -229,7 +218,7 @@ class _Hasher:
         for name in DRAWN_ARRAYS:
             self.chunks.append(_told(own[name]))
         if style[0]:  # a sheen: its direction is drawn too
-            self.chunks.append(_told(own["sheen_direction"]))
+            self.chunks.append(_told(mobject.get_sheen_direction()))
         for part in parts:
             self._value(part)
         if updaters:
@@ -249,24 +238,14 @@ class _Hasher:
                 self._value(own[name])
 
 
-VECTOR = frozenset(vars(VMobject()))
-"""Every VMobject's own attributes (a subclass's others are told one by one)."""
-DRAWN_ARRAYS = ("points", "fill_rgbas", "stroke_rgbas", "background_stroke_rgbas")
-UNDRAWN = frozenset(
-    {
-        "fill_opacity",
-        "stroke_opacity",
-        "background_stroke_opacity",
-        "background_stroke_color",
-        "sheen_direction",
-        "_bezier_t_values",
-    }
+_STYLE = (
+    "sheen_factor",
+    *sorted(VMOBJECT_OWN - UNDRAWN - {"sheen_factor", *DRAWN_ARRAYS} - VMOBJECT_PARTS),
 )
-"""What a VMobject was made with that its drawn colours and points already say, or that is
-drawn only with a sheen (its direction), or that never changes (``_bezier_t_values``)."""
-_STYLE = ("sheen_factor", *sorted(VECTOR - UNDRAWN - {"sheen_factor", *DRAWN_ARRAYS} - HELD_APART))
 _drawn_style = operator.attrgetter(*_STYLE)
-HELD = VECTOR | {"submobjects", "updaters", "target"}
+HELD = VMOBJECT_OWN | VMOBJECT_PARTS
+"""What every VMobject holds, told first (in its chunk, or part by part); what else it holds is
+its subclass's, told by name after."""
 
 
 def _alone(value: Any) -> str:

@@ -13,9 +13,9 @@ from attention_core import Lesson, load_lesson
 from publish.presets import QUALITIES
 from publish.render import worker
 from publish.render.beats import Part
+from publish.render.shelf import Shelf
 from publish.render.split import parts
 from scenes import scenes_for, typeset
-from scenes.typeset import Shelf
 
 from .conftest import ROOT
 
@@ -127,6 +127,7 @@ def test_a_number_whose_picture_has_left_re_renders_only_the_beats_that_showed_i
 
 
 HELD = "tests.held_scene:Held@1"
+PEEKING = "tests.peeking_scene:Peeking@1"
 
 
 @pytest.mark.render
@@ -225,13 +226,15 @@ def test_a_clip_shared_out_between_two_processes_is_the_clip_rendered_whole(
     assert shares[0] == Part(1, 1)
     assert shares[-1].last is None
     early: list[worker.ClipResult | None] = []
+    notes: list[str] = []
     with worker_pool(None, 2) as executor:
-        future = start_clip(executor, job, 2, lead=True)
+        future = start_clip(executor, job, notes.append, 2, lead=True)
         assert isinstance(future, Joined)
         # as the first part (one beat) is in: the rest of the clip is not
         future.renders[0].add_done_callback(lambda _: early.append(future.early()))
         shared = future.result()
     assert future.early() is None  # the clip is in: nothing early to show
+    assert notes == []  # its parts agreed: joined, not drawn again
     assert shared.drawn == tuple(range(1, 8))
     (first,) = early
     assert first is not None
@@ -249,6 +252,31 @@ def test_a_clip_shared_out_between_two_processes_is_the_clip_rendered_whole(
     assert shared.numbers
     assert shared.shown == fresh.shown
     assert parts(job, 2) == [Part(1)]  # now every beat is in the store: nothing to share
+
+
+@pytest.mark.render
+def test_parts_that_disagree_are_said_and_the_clip_drawn_whole(tmp_path: Path) -> None:
+    """A scene reads the lesson only on frames drawn: the part that draws its first beat
+    records a read the part that skips it does not. The run says so, in one line, and draws
+    the clip again in one process."""
+    from publish.render.pool import worker_pool
+    from publish.render.split import DISAGREED, Joined, start_clip
+
+    store, work = tmp_path / "beats", tmp_path / "work"
+    render(lesson_with(tmp_path, ""), store, work, scene=PEEKING)
+    asked = lesson_with(tmp_path, "", question="Which words matter here?")
+    job = job_for(asked, store, work, scene=PEEKING)
+    assert parts(job, 2) == [Part(1, 1), Part(2)]
+    notes: list[str] = []
+    with worker_pool(None, 2) as executor:
+        future = start_clip(executor, job, notes.append, 2)
+        assert isinstance(future, Joined)
+        shared = future.result()
+    assert notes == [DISAGREED.format(clip=job.label)]
+    assert len(future.renders) == 1  # the parts' renders, given up for one of the whole clip
+    assert shared.drawn == (1, 2)
+    fresh = render(asked, tmp_path / "fresh", tmp_path / "fresh_work", scene=PEEKING)
+    assert shared.video.read_bytes() == fresh.video.read_bytes()
 
 
 @pytest.mark.render

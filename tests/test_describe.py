@@ -1,16 +1,18 @@
 """Description: every text the probe reads on screen is said in its beat, exempt by a listed
-rule, or described; today's gaps are described."""
+rule, or described; today's gaps are described, and a text covered by nothing is caught."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import pytest
+from manim import FadeIn
 
 from attention_core import default_lesson
-from publish.kit.describe import EXEMPT, Reading, readable, reading
+from publish.kit.describe import EXEMPT, Reading, descriptions, readable, reading
 from publish.presets import FULL_NAME
-from scenes import SCENES
+from scenes import SCENES, LessonScene, helpers
 from scenes.probe import Probe, run_dry
 from tests.conftest import Rendered
 
@@ -49,15 +51,61 @@ def test_the_exemptions_are_these_rules_and_these_texts() -> None:
         assert all(n in said for n in re.findall(r"\d+(?:\.\d+)?", text)), text
 
 
-def test_todays_gaps_are_described() -> None:
-    readings = _readings()
-    described = {r.text for b in readings.values() for r in b if r.why == "described"}
-    caveat = [t for t in described if t.startswith("Toy setup")]
-    assert caveat, "the toy-setup caveat"
-    assert any("no positions or learned projections" in t for t in described)
-    assert "Vaswani et al., §3.2.1" in described
-    card = {r.text for r in readings["07_answer-06"] if r.why == "described"}
-    assert {"84.4%", "11.4%", "4.2%"} <= card, "the closing card's numbers"
+DESCRIBED = {
+    "01_title-01": ["Day 004 · Transformers"],
+    "01_title-02": ["What is the secret code of the river?", "river", "lamp", "weather"],
+    "02_big_picture-01": [
+        "Attention(Q, K, V) = softmax(Q Kᵀ ÷ √dₖ) V",
+        'Vaswani et al., "Attention Is All You Need" (2017), Eq. 1',
+    ],
+    "02_big_picture-07": ["2. Normalise", "Positive weights that", "add up to one."],
+    "02_big_picture-08": ["The values, blended", "by those weights.", "Σᵢ wᵢ · vᵢ"],
+    "03_score-01": [
+        "river's code is 4821",
+        "lamp's code is 7390",
+        "the weather was mild",
+        "Toy setup: each statement squeezed into one token ·",
+        "dₖ = 4 · one head · no positions or learned projections",
+    ],
+    "03_score-07": ["Vaswani et al., §3.2.1"],
+    "04_softmax-01": ["river's code is 4821", "lamp's code is 7390", "the weather was mild"],
+    "04_softmax-05": ["+1 score = ×2.72"],
+    "04_softmax-09": [
+        "Every token gets a slice; the slices always add up to 100%",
+        "lamp",
+        "weather",
+        "84.4% of the attention budget goes to the river fact",
+    ],
+    "05_mix-01": ["river's code is 4821", "lamp's code is 7390", "the weather was mild"],
+    "05_mix-06": ["Σ wᵢ vᵢ"],
+    "06_rival-01": ["7390"],
+    "06_rival-02": ["11.4%"],
+    "06_rival-04": ["4", "√4"],
+    "06_rival-07": ["about 20", "about 400"],
+    "07_answer-01": ["1", "about 400"],
+    "07_answer-02": ["A token's pull is", "filler tokens."],
+    "07_answer-04": ["if the model scores filler at -3, you'd need"],
+    "07_answer-06": ["1. Score", "2. Normalise", "84.4%", "11.4%", "4.2%", "0.84", "0.11"],
+    "07_answer-08": [
+        "import torch scores = torch.tensor([3., 1., 0.]) torch.softmax(scores, dim=0)",
+        "import torch scores = torch.tensor([3., 1., 0.]) torch.softmax(scores, dim=0)"
+        " # tensor([0.8438, 0.1142, 0.0420])",
+    ],
+    "07_answer-09": [
+        'Vaswani et al., "Attention Is All You Need" (2017) · arxiv.org/abs/1706.03762',
+        "PyTorch: scaled_dot_product_attention · pytorch.org/docs",
+        "Liu (2026) · arxiv.org/abs/2611.04169",
+    ],
+}
+"""Every text of the default lesson described, by beat: what neither its beat's words nor an
+exemption cover (the toy-setup caveat, the citations, the closing card's numbers…)."""
+
+
+def test_todays_gaps_are_described_and_nothing_else() -> None:
+    described = {
+        beat: [r.text for r in texts if r.why == "described"] for beat, texts in _readings().items()
+    }
+    assert {beat: texts for beat, texts in described.items() if texts} == DESCRIBED
 
 
 def test_nearly_said_text_is_not_described_again_and_the_formula_is_whole() -> None:
@@ -87,9 +135,64 @@ def test_a_text_counts_as_said_when_all_its_numbers_and_nearly_all_its_words_are
     assert found.why == why
 
 
-def test_every_text_is_said_exempt_or_described() -> None:
-    whys = {r.why for beat in _readings().values() for r in beat}
-    assert whys == {"said", "described", *EXEMPT}
+def uncovered(
+    probe: Probe, readings: Sequence[Sequence[Reading]], said: Sequence[str]
+) -> list[str]:
+    """The texts ``probe`` saw on screen that reach a viewer who cannot see them by no way:
+    read in no beat, or read but neither said, exempt nor in the beat's description
+    (``said``: what the kit says of each beat, its description)."""
+    shown = probe.shown_by_beat()
+    read = {text for texts in shown for text in texts}
+    out = [text for text in probe.texts_in_order if text not in read]
+    for texts, beat, description in zip(shown, readings, said, strict=True):
+        kept = [r.text for r in beat if r.why != "described"]
+        for text in texts:
+            plain = readable(text).strip(" ·")
+            # a formula's name and the formula are read as one text: it starts or ends it
+            heard = any(k.startswith(plain) or k.endswith(plain) for k in kept)
+            if not heard and plain not in description:
+                out.append(text)
+    return out
+
+
+def _covered(scene: type[LessonScene]) -> tuple[Probe, list[list[Reading]]]:
+    probe = _probe(scene)
+    shown = probe.shown_by_beat()
+    return probe, reading(LESSON.words, scene.slug, scene.headline(LESSON), probe.captions, shown)
+
+
+@pytest.mark.parametrize("scene", SCENES, ids=lambda scene: scene.slug)
+def test_every_text_on_screen_is_said_exempt_or_described(scene: type[LessonScene]) -> None:
+    probe, readings = _covered(scene)
+    assert uncovered(probe, readings, descriptions(LESSON.words, readings)) == []
+
+
+def test_a_text_in_no_description_is_caught() -> None:
+    """Step 3 with its first beat's description left out, as a kit that dropped it would
+    carry: each text that description carried is on screen and covered by nothing."""
+    probe, readings = _covered(SCENES[2])
+    said = descriptions(LESSON.words, readings)
+    caught = uncovered(probe, readings, ["", *said[1:]])
+    assert [readable(text) for text in caught] == DESCRIBED["03_score-01"]
+
+
+class _LastWord(LessonScene):
+    """One beat, then a text shown after it: on screen until the clip ends."""
+
+    slug = "score"
+
+    def construct(self) -> None:
+        with self.beat("One beat."):
+            self.wait(0.5)
+        self.play(FadeIn(helpers.text("Shown after the last beat")))
+
+
+def test_a_text_shown_after_the_last_beat_is_described_in_the_last() -> None:
+    probe = run_dry(_LastWord, LESSON)
+    readings = reading(LESSON.words, "score", "Score", probe.captions, probe.shown_by_beat())
+    said = descriptions(LESSON.words, readings)
+    assert said == ["On screen: Shown after the last beat"]
+    assert uncovered(probe, readings, said) == []
 
 
 @pytest.mark.parametrize(

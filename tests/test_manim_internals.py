@@ -8,6 +8,7 @@ compared). Copies of a text glyph share its parsed SVG path, and are otherwise i
 
 from __future__ import annotations
 
+import ast
 import re
 import subprocess
 import sys
@@ -17,25 +18,47 @@ from pathlib import Path
 import av
 import numpy as np
 import pytest
-from manim import RED, Text, tempconfig
+from manim import RED, FadeIn, Scene, Square, Text, VMobject, tempconfig
 from manim._config.video_encoder import VideoEncoderSpec
 from manim.scene.scene_file_writer import SceneFileWriter
 from manim.scene.video_segment_encoder import VideoSegmentEncoder
 
 from publish.render.worker import encoder_options
 from scenes import manim_internals  # importing the scenes installs the path sharing
-from scenes.manim_internals import HeldFrameEncoder, HeldFrameWriter, version_advice
+from scenes.manim_internals import (
+    HeldFrameEncoder,
+    HeldFrameWriter,
+    QuotingWriter,
+    version_advice,
+)
 
 ROOT = Path(__file__).parent.parent
 DOOR = ROOT / "scenes" / "manim_internals.py"
+STDLIB_DOOR = ROOT / "publish" / "render" / "stdlib_internals.py"
+DOORS_AND_THEIR_TESTS = {
+    DOOR,
+    STDLIB_DOOR,
+    Path(__file__),
+    ROOT / "tests" / "test_stdlib_internals.py",
+}
 PRIVATE = re.compile(
     r"\bmanim\._[a-z]|^\s*(from|import) manim\.\w"  # modules inside manim, not its public face
     r"|\b(VideoSegmentEncoder|VideoEncoderSpec|SceneFileWriter|_create_segment_encoder"
     r"|file_writer_class|output_plan|primary_artifact|subcaption_file|_code_html"
-    r"|VMobjectFromSVGPath|path_obj|update_frame|save_static_frame_data)\b"
+    r"|VMobjectFromSVGPath|path_obj|update_frame|save_static_frame_data"
+    r"|last_t|time_progression|moving_mobjects|static_mobjects|stop_condition"
+    r"|fill_rgbas|stroke_rgbas|background_stroke_rgbas|_bezier_t_values)\b"
 )
-"""Every private or version-specific manim name the project uses, and any import from inside
+"""Every version-specific manim name the project uses (public in Python's sense but not in
+manim's documentation: a Scene's clock, a VMobject's arrays), and any import from inside
 manim's package: the door and its own tests may name them, nothing else."""
+PUBLIC_WITH_AN_UNDERSCORE = {
+    "_exit": "os._exit, documented: end a process without its interpreter's teardown",
+    "_Element": "lxml.etree._Element, lxml's documented element class",
+    "_element": "python-pptx's XML element of a shape (pinned 1.0.2): not manim's or the "
+    "standard library's, so behind neither door",
+}
+"""Names that begin with an underscore and that code outside the doors may use, and why."""
 
 WIDTH, HEIGHT = 320, 180
 
@@ -101,6 +124,12 @@ def test_a_bad_repeat_is_refused_as_manim_does(tmp_path: Path) -> None:
     encoder.abort()
 
 
+def test_the_segment_list_quotes_an_apostrophe() -> None:
+    """What manim's file writer hands ffmpeg to join a clip's segments: any ``--out`` reads."""
+    listing = QuotingWriter._concat_manifest_bytes(["/tmp/it's/a.mp4"]).decode()
+    assert listing == "file 'file:/tmp/it'\\''s/a.mp4'\n"
+
+
 def test_a_copied_glyph_shares_its_parsed_path_and_nothing_it_can_change(tmp_path) -> None:
     with tempconfig({"media_dir": str(tmp_path)}):
         original = Text("Ag", font="Inter")
@@ -115,13 +144,16 @@ def test_a_copied_glyph_shares_its_parsed_path_and_nothing_it_can_change(tmp_pat
     assert original[0].get_fill_color() != copy[0].get_fill_color()
 
 
-def test_no_code_outside_the_door_names_manims_internals() -> None:
-    sources = [
+def _sources() -> list[Path]:
+    return [
         path
         for folder in ("attention_core", "scenes", "publish", "bench", "tests")
         for path in (ROOT / folder).rglob("*.py")
     ] + [ROOT / "render.py"]
-    outside = [path for path in sources if path not in {DOOR, Path(__file__)}]
+
+
+def test_no_code_outside_the_door_names_manims_internals() -> None:
+    outside = [path for path in _sources() if path not in DOORS_AND_THEIR_TESTS]
     named = [
         f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
         for path in outside
@@ -130,6 +162,98 @@ def test_no_code_outside_the_door_names_manims_internals() -> None:
     ]
     assert named == []
     assert PRIVATE.search(DOOR.read_text("utf-8"))  # the pattern still finds what it is for
+
+
+def private_names(trees: dict[Path, ast.Module]) -> list[str]:
+    """Where ``trees`` name a private name of another's code: an attribute, a string (as
+    ``getattr`` takes) or an import whose name starts with one underscore, that none of
+    ``trees`` defines (as a function, class, argument, assigned name or attribute, or an
+    attribute set through ``object.__setattr__`` or ``__dict__``)."""
+    own: set[str] = set()
+    for tree in trees.values():
+        for node in ast.walk(tree):
+            own.update(_defined(node))
+    found = []
+    for path, tree in trees.items():
+        for node in ast.walk(tree):
+            for name in _used(node):
+                if _private(name) and name not in own and name not in PUBLIC_WITH_AN_UNDERSCORE:
+                    found.append(f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', 0)}: {name}")
+    return found
+
+
+def _private(name: object) -> bool:
+    return isinstance(name, str) and re.fullmatch(r"_[A-Za-z]\w*", name) is not None
+
+
+def _defined(node: ast.AST) -> list[str]:
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return [node.name]
+    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+        return [node.id]
+    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+        return [node.attr]
+    if isinstance(node, ast.arg):
+        return [node.arg]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        # object.__setattr__(copy, "_reads", …), worked.__dict__.setdefault("_parts", …)
+        args = node.args
+        if node.func.attr == "__setattr__" and len(args) > 1 and isinstance(args[1], ast.Constant):
+            return [args[1].value]
+        target = node.func.value
+        dictionary = isinstance(target, ast.Attribute) and target.attr == "__dict__"
+        if dictionary and args and isinstance(args[0], ast.Constant):
+            return [args[0].value]
+    return []
+
+
+def _used(node: ast.AST) -> list[str]:
+    if isinstance(node, ast.Attribute):
+        return [node.attr]
+    if isinstance(node, ast.Constant):
+        return [node.value]
+    if isinstance(node, ast.ImportFrom):
+        return [*(node.module or "").split("."), *(alias.name for alias in node.names)]
+    if isinstance(node, ast.Import):
+        return [part for alias in node.names for part in alias.name.split(".")]
+    return []
+
+
+def _trees(paths: list[Path]) -> dict[Path, ast.Module]:
+    return {path: ast.parse(path.read_text("utf-8"), str(path)) for path in paths}
+
+
+def test_no_code_outside_the_doors_uses_a_private_name_of_another_library() -> None:
+    """manim's behind ``scenes/manim_internals.py``, the standard library's behind
+    ``publish/render/stdlib_internals.py``: nothing else reaches past a public API."""
+    trees = _trees(_sources())
+    outside = {path: tree for path, tree in trees.items() if path not in DOORS_AND_THEIR_TESTS}
+    assert private_names(outside) == []
+    # the check finds what it is for: each door's own uses, and a use moved out of a door
+    door = private_names({STDLIB_DOOR: trees[STDLIB_DOOR]})
+    assert {found.rsplit(": ", 1)[1] for found in door} == {"_forkserver", "_stop", "_processes"}
+    moved = ast.parse("import sys\nframe = sys._getframe(1)\n")
+    assert private_names({ROOT / "scenes" / "state.py": moved}) == ["scenes/state.py:2: _getframe"]
+
+
+def test_the_names_the_door_reads_a_scene_and_a_shape_by_are_manims() -> None:
+    """What :mod:`scenes.state` leaves out of a scene's state, and reads a shape's drawing
+    from, by name: each is what this manim sets (a rename would leave a name that reads
+    nothing, or a changing one digested)."""
+
+    class Moving(Scene):
+        def construct(self) -> None:
+            self.play(FadeIn(Square()))
+
+    with tempconfig({"dry_run": True, "disable_caching": True, "progress_bar": "none"}):
+        scene = Moving()
+        scene.render()
+    assert set(vars(scene)) >= manim_internals.SCENE_RUNNING
+    shape = VMobject()
+    shape.generate_target()
+    assert set(vars(shape)) >= manim_internals.VMOBJECT_PARTS
+    drawn = {*manim_internals.DRAWN_ARRAYS, *manim_internals.UNDRAWN}
+    assert drawn <= manim_internals.VMOBJECT_OWN
 
 
 def test_on_its_own_version_the_door_speeds_renders_up() -> None:

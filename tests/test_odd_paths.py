@@ -9,16 +9,10 @@ from pathlib import Path
 import pytest
 
 from publish.render.tex_folder import tex_safe
-from scenes.manim_internals import QuotingWriter
 
 from .conftest import cli
 
 ODD = 'it\'s a "quoted" \\ back-slashed ü 空 folder'
-
-
-def test_the_segment_list_quotes_an_apostrophe() -> None:
-    listing = QuotingWriter._concat_manifest_bytes(["/tmp/it's/a.mp4"]).decode()
-    assert listing == "file 'file:/tmp/it'\\''s/a.mp4'\n"
 
 
 def test_tex_reaches_an_odd_folder_by_a_plain_name(tmp_path: Path) -> None:

@@ -397,6 +397,26 @@ def test_a_silent_render_starts_without_the_speech_leveller() -> None:
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=False).returncode == 0
 
 
+def _start_up_then_exit(status: int) -> None:
+    """A worker process's start-up, then its end with ``status``."""
+    from publish.render import worker
+
+    worker.init(None)
+    sys.exit(status)
+
+
+def test_a_spawned_worker_ends_with_its_own_status() -> None:
+    """The preview spawns its workers (they import the scene code afresh after an edit): their
+    start-up leaves their exit status as it is, as a forked worker's."""
+    import multiprocessing
+
+    process = multiprocessing.get_context("spawn").Process(target=_start_up_then_exit, args=(3,))
+    process.start()
+    process.join(timeout=120)
+    assert process.exitcode == 3
+
+
+@pytest.mark.render
 def test_the_workers_cpu_time_is_the_runs(rendered: Rendered) -> None:
     """Workers fork from a server render.py starts (``pool.warm``) and waits for at exit, so
     their CPU time is counted in the run's (``getrusage`` of its children), where ``bench/``

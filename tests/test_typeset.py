@@ -12,10 +12,9 @@ import numpy as np
 import pytest
 from manim import Camera, Mobject
 
-from publish.media.files import keep_newest
+from publish.render.shelf import Shelf, prune
 from scenes import style, typeset
 from scenes.helpers import math, text, vector_mob
-from scenes.typeset import Shelf
 
 from .conftest import ROOT
 
@@ -88,7 +87,7 @@ def test_pruning_keeps_the_most_recently_used(tmp_path: Path) -> None:
         stamp = 1_000_000 + age
         os.utime(file, (stamp, stamp))
     (tmp_path / "other.txt").write_bytes(b"x" * 1000)  # not the shelf's
-    keep_newest(typeset.shelf_files(tmp_path), room=2000)
+    prune(tmp_path, room=2000)
     assert sorted(f.name for f in tmp_path.iterdir()) == ["b.pickle", "c.pickle", "other.txt"]
 
 
@@ -99,8 +98,10 @@ def test_a_render_process_keeps_what_it_typeset_for_the_next(tmp_path: Path) -> 
         "from pathlib import Path\n"
         "from scenes import typeset\n"
         "from scenes.helpers import text\n"
-        "typeset.shelve(typeset.Shelf(Path(sys.argv[1]), 'salt'))\n"
+        "from publish.render.shelf import Shelf\n"
+        "typeset.shelve(Shelf(Path(sys.argv[1]), 'salt'))\n"
         "import manim\n"
+        "manim.config.media_dir = sys.argv[2]  # its SVGs: this test's, not the checkout's\n"
         "made = []\n"
         "real = typeset._typeset\n"
         "typeset._typeset = lambda kind, a, k: made.append(a) or real(kind, a, k)\n"
@@ -110,7 +111,7 @@ def test_a_render_process_keeps_what_it_typeset_for_the_next(tmp_path: Path) -> 
     )
     runs = [
         subprocess.run(
-            [sys.executable, "-c", script, str(tmp_path)],
+            [sys.executable, "-c", script, str(tmp_path / "shelf"), str(tmp_path / "media")],
             cwd=ROOT,
             capture_output=True,
             text=True,
@@ -119,3 +120,33 @@ def test_a_render_process_keeps_what_it_typeset_for_the_next(tmp_path: Path) -> 
         for _ in range(2)
     ]
     assert runs == ["5", "0"]
+
+
+MID_WRITE = """
+import resource, signal, sys
+from pathlib import Path
+import manim
+from publish.render.shelf import Shelf
+from scenes.helpers import text
+folder = Path(sys.argv[1])
+manim.config.media_dir = str(folder / "media")
+made = text("Each token holds out a key, to be matched on.")  # manim writes its SVG now
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # past the limit a write fails: EFBIG
+resource.setrlimit(resource.RLIMIT_FSIZE, (4096, resource.RLIM_INFINITY))
+Shelf(folder / "shelf", "salt").keep(("words",), made)  # its pickle is far over 4 KiB
+print(sorted(path.name for path in (folder / "shelf").iterdir()))
+"""
+"""A process that can write no file over 4 KiB shelves a text: the file is cut off by an
+OSError (file too large) once its first 4 KiB are written."""
+
+
+def test_an_oserror_mid_write_leaves_nothing_on_the_shelf(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", MID_WRITE, str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["[]"]  # neither the file nor a part of it

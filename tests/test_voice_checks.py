@@ -104,7 +104,7 @@ def test_a_file_that_is_not_audio_is_refused_before_the_scenes_run(tmp_path: Pat
     assert not (tmp_path / "media").exists()  # nothing written
 
 
-@pytest.mark.lessons
+@pytest.mark.render  # recorded from the narration script: a dry run of every step
 def test_a_silent_recording_is_refused_naming_its_beat(
     tmp_path: Path, recorded: Recorded
 ) -> None:

@@ -1,12 +1,18 @@
 """``render.py --watch`` end to end, on a copy of the lesson in a temporary folder: the page, its
-state after an edit, a bad save and the recovery, the page in Chromium, Ctrl-C, a busy port."""
+state after an edit, a bad save and the recovery, the page in Chromium, a busy port, and Ctrl-C
+or SIGTERM mid-render.
+
+The edit tests share one preview (a module fixture: starting one and rendering its first clip
+is most of their time), and each saves the lesson it starts from itself and waits until the
+preview shows it, so each passes alone, after any other, or in any order. Each edits a number
+or a caption no other test edits, so no other test's beats in the store change what it draws.
+"""
 
 from __future__ import annotations
 
 import json
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -33,19 +39,17 @@ WAIT = 600.0
 """Seconds to wait for a render: generous, as the machine may be shared."""
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @dataclass
 class Preview:
     process: subprocess.Popen[str]
     url: str
     lesson: Path
     out: Path
+
+    @property
+    def beats(self) -> Path:
+        """The preview's beat store: a beat's segment appears there once it is drawn."""
+        return self.out / "preview" / PREVIEW_QUALITY / ".beats"
 
     def state(self) -> dict[str, Any]:
         with urllib.request.urlopen(f"{self.url}state.json", timeout=10) as response:
@@ -68,6 +72,15 @@ class Preview:
         self.lesson.write_text(text, "utf-8")
         return generation
 
+    def show(self, text: str) -> dict[str, Any]:
+        """Save the lesson and wait until the preview shows it, every clip in: where a test
+        starts from, whatever the test before it left."""
+        generation = self.save(text)
+        return self.until(
+            "showed the lesson to start from",
+            lambda s: s["done"] and s["good"] == generation and s["error"] is None,
+        )
+
     def clip(self, state: dict[str, Any]) -> dict[str, Any]:
         (clip,) = state["clips"]
         return dict(clip)
@@ -78,10 +91,9 @@ class Preview:
             return data
 
 
-@pytest.fixture(scope="module")
-def preview(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Preview]:
-    """A preview of step 3 of a copy of the lesson, silent, first render done."""
-    folder = tmp_path_factory.mktemp("watch")
+def start_preview(folder: Path) -> Preview:
+    """``render.py --watch`` of step 3 of a copy of the lesson, silent, on a free port, as
+    soon as it serves (its first render has begun)."""
     lesson = folder / "lesson.toml"
     lesson.write_text(LESSON, "utf-8")
     out = folder / "media"
@@ -91,15 +103,31 @@ def preview(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Preview]:
         [*command, *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
     assert process.stdout is not None
-    first = process.stdout.readline()
+    first = process.stdout.readline()  # the served line: the port is bound and answering
     found = re.match(r"preview: (http://127\.0\.0\.1:\d+/) ", first)
-    assert found, first + (process.stderr.read() if process.stderr else "")
-    running = Preview(process, found[1], lesson, out)
-    running.until("made the first clip", lambda s: s["done"] and len(s["clips"]) == 1)
-    yield running
-    if process.poll() is None:
+    if not found:
         process.kill()
-        process.wait()
+        _, errors = process.communicate()
+        raise AssertionError(first + errors)
+    return Preview(process, found[1], lesson, out)
+
+
+def stopped(preview: Preview) -> None:
+    """Killed, if it still runs (a test failed): no preview outlives its test."""
+    if preview.process.poll() is None:
+        preview.process.kill()
+        preview.process.communicate()
+
+
+@pytest.fixture(scope="module")
+def preview(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Preview]:
+    """A preview of step 3 of a copy of the lesson, silent, first render done."""
+    running = start_preview(tmp_path_factory.mktemp("watch"))
+    try:
+        running.until("made the first clip", lambda s: s["done"] and len(s["clips"]) == 1)
+        yield running
+    finally:
+        stopped(running)
 
 
 def a_new_key(text: str) -> str:
@@ -111,9 +139,9 @@ def a_new_key(text: str) -> str:
 
 @pytest.mark.render
 def test_an_edit_a_bad_save_and_the_recovery(preview: Preview) -> None:
+    before = preview.clip(preview.show(LESSON))
     page = preview.fetch("/").decode("utf-8")
     assert "<video" in page
-    before = preview.clip(preview.state())
 
     generation = preview.save(a_new_key(LESSON))
     state = preview.until("showed the edit", lambda s: s["done"] and s["good"] == generation)
@@ -163,9 +191,8 @@ def test_a_newer_save_stops_the_render_it_outdates(preview: Preview) -> None:
     own, while the rest renders; the second save stops that rest at its next beat: none of
     those beats is stored, and the second save's clip is the one shown. An early clip
     outdated by a save that needs nothing rendered gives way to the last complete one."""
-    beats = preview.out / "preview" / "draft" / ".beats"
-    before = set(beats.glob("*.mp4"))
-    found = preview.lesson.read_text("utf-8")
+    preview.show(LESSON)
+    before = set(preview.beats.glob("*.mp4"))
     first = preview.save(weather(2))
     clip = preview.clip(preview.until("showed the first beat", early(first)))
     assert clip["generation"] == first
@@ -174,11 +201,11 @@ def test_a_newer_save_stops_the_render_it_outdates(preview: Preview) -> None:
     assert len(preview.fetch(clip["video"])) > 10_000
     second = preview.save(weather(3))
     state = preview.until("showed the second", lambda s: s["done"] and s["good"] == second)
-    assert (preview.out / "preview" / "draft" / ".stop" / str(first)).is_file()
+    assert (preview.out / "preview" / PREVIEW_QUALITY / ".stop" / str(first)).is_file()
     assert preview.clip(state)["generation"] == second
     assert preview.clip(state)["complete"]
     fresh = len(state["changed"]["fresh"])
-    added = set(beats.glob("*.mp4")) - before
+    added = set(preview.beats.glob("*.mp4")) - before
     # the second's beats (and a tail), and the first's first beat, no other of the first's
     assert fresh + 1 <= len(added) <= fresh + 2
 
@@ -187,8 +214,6 @@ def test_a_newer_save_stops_the_render_it_outdates(preview: Preview) -> None:
     undone = preview.save(weather(3))  # outdates it, and needs nothing rendered
     state = preview.until("undid it", lambda s: s["done"] and s["good"] == undone)
     assert preview.clip(state) == shown  # the last complete clip, not the early one
-    back = preview.save(found)  # as the test before left it, for the next
-    preview.until("went back", lambda s: s["done"] and s["good"] == back)
 
 
 @pytest.fixture(scope="module")
@@ -206,6 +231,7 @@ def browser() -> Iterator[Browser]:
 
 @pytest.mark.browser
 def test_the_page_plays_and_follows_an_edit(preview: Preview, browser: Browser) -> None:
+    preview.show(LESSON)
     SHOTS.mkdir(exist_ok=True)
     page = browser.new_page(viewport={"width": 1280, "height": 720})
     failed: list[str] = []
@@ -230,11 +256,9 @@ def test_the_page_plays_and_follows_an_edit(preview: Preview, browser: Browser) 
     page.screenshot(path=str(SHOTS / "1_playing.png"))
     src = page.evaluate("document.getElementById('video').src")
 
-    text = preview.lesson.read_text("utf-8")
-    assert text == f"{a_new_key(LESSON)}\n{KEYS}\n"  # as the first test left it
     dot = 'dot = "{token}: the query times its key is {dot}; over {root}, {score}."'
     page.evaluate("document.getElementById('video').pause()")  # to find it where it jumped to
-    generation = preview.save(f"{a_new_key(LESSON)}\n{KEYS}\n{dot}\n")
+    generation = preview.save(f"{LESSON}\n[words.score.caption]\n{dot}\n")
     preview.until("showed the edit", lambda s: s["good"] == generation and s["done"])
     page.wait_for_function(f"document.getElementById('video').src !== {json.dumps(src)}")
     page.wait_for_function("document.querySelectorAll('#beats li.fresh').length > 0")
@@ -246,13 +270,12 @@ def test_the_page_plays_and_follows_an_edit(preview: Preview, browser: Browser) 
     starts = preview.clip(preview.state())["beats"]
     assert abs(at - starts[3]["start"]) < 0.1  # it jumped to the first changed beat
 
-    preview.save(text.replace("[[tokens]]", "[[tokens]", 1))
+    preview.save(LESSON.replace("[[tokens]]", "[[tokens]", 1))
     page.wait_for_selector("#error", state="visible")
     assert "lesson not loaded" in page.inner_text("#error")
     page.screenshot(path=str(SHOTS / "3_bad_save.png"))
     assert not failed, f"failed requests: {failed}"
     page.close()
-    preview.save(text)
 
 
 @pytest.mark.render
@@ -273,14 +296,35 @@ def test_a_busy_port_is_one_line_and_exit_2(preview: Preview, tmp_path: Path) ->
 
 
 @pytest.mark.render
-def test_ctrl_c_stops_and_leaves_nothing_half_written(preview: Preview) -> None:
-    preview.save(f'{LESSON}\n[words.score.line]\nwhy = "Big dot products make softmax peaky."\n')
-    time.sleep(1.0)  # mid-render, most likely
-    preview.process.send_signal(signal.SIGINT)
-    assert preview.process.wait(timeout=60) == 0
-    assert preview.process.stdout is not None
-    assert preview.process.stdout.read().strip().endswith("preview stopped")
+@pytest.mark.parametrize(
+    ("stop", "status", "drawing"),
+    [(signal.SIGINT, 130, True), (signal.SIGTERM, 143, False)],
+    ids=["SIGINT mid-render", "SIGTERM as it serves"],
+)
+def test_a_signal_stops_it_as_a_render_stops_leaving_nothing_half_written(
+    tmp_path: Path, stop: signal.Signals, status: int, drawing: bool
+) -> None:
+    """A preview of its own, stopped by a signal: exit 128 + its number (as a render's), one
+    line, no traceback, nothing half-written. Ctrl-C once the first render has drawn a beat
+    and has more to draw; SIGTERM (a service manager's stop, at any moment) as soon as the
+    preview serves, its workers still starting."""
+    preview = start_preview(tmp_path)
+    try:
+        if drawing:
+            preview.until(
+                "drew a beat of the first clip",
+                lambda s: not s["done"] and any(preview.beats.glob("*.mp4")),
+            )
+        preview.process.send_signal(stop)
+        output, errors = preview.process.communicate(timeout=60)
+    finally:
+        stopped(preview)
+    assert preview.process.returncode == status
+    assert output.strip().splitlines()[-1] == "preview stopped"
+    assert errors == ""
+    folder = preview.out / "preview" / PREVIEW_QUALITY
     partial = [p for p in preview.out.rglob("*") if ".partial" in p.name]
     assert not partial, partial
-    for clip in (preview.out / "preview" / PREVIEW_QUALITY / "clips").glob("*.mp4"):
+    assert not (folder / ".stop").exists()
+    for clip in (folder / "clips").glob("*.mp4"):
         assert clip.stat().st_size > 10_000

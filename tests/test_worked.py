@@ -21,16 +21,26 @@ from scenes.step6_rival import Step6Rival
 from .lessons import lesson_files
 
 ROOT = Path(__file__).parent.parent
-LESSONS = lesson_files() + [ROOT / "attention_core" / "lesson.toml"]
+
+
+def _with_a_rival(path: Path) -> bool:
+    lesson = load_lesson(path)
+    return lesson.rival is not None and isinstance(lesson.quiz, Quiz)
+
+
+LESSONS = [
+    path
+    for path in lesson_files() + [ROOT / "attention_core" / "lesson.toml"]
+    if _with_a_rival(path)
+]
+"""Every lesson with Day 004's rival and filler quiz; the series' lessons have neither (their
+own parts are checked in test_series_maths, their grids in test_check_lesson)."""
 
 
 @pytest.fixture(params=LESSONS, ids=lambda path: path.stem)
 def lesson(request: pytest.FixtureRequest) -> Lesson:
-    """Each lesson with Day 004's rival and quiz (the series' own parts: test_series_maths)."""
-    lesson = load_lesson(request.param)
-    if lesson.rival is None or not isinstance(lesson.quiz, Quiz):
-        pytest.skip("no rival or no filler quiz: its grids are checked in test_check_lesson")
-    return lesson
+    """Each lesson with Day 004's rival and quiz."""
+    return load_lesson(request.param)
 
 
 def test_each_lesson_is_attended_once(lesson: Lesson, monkeypatch: pytest.MonkeyPatch) -> None:

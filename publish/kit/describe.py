@@ -11,7 +11,15 @@ from attention_core import Words
 from attention_core.words import kind_of
 from publish.kit.beats import Step
 
-__all__ = ["EXEMPT", "Reading", "described", "readable", "reading", "step_reading"]
+__all__ = [
+    "EXEMPT",
+    "Reading",
+    "described",
+    "descriptions",
+    "readable",
+    "reading",
+    "step_reading",
+]
 
 EXEMPT = {
     "heading": "the step's label and headline: the chapter title, which the transcript heads with",
@@ -170,9 +178,15 @@ def step_reading(words: Words, step: Step) -> list[list[Reading]]:
 
 
 def described(words: Words, step: Step) -> list[str]:
-    """Per beat, its description ("On screen: …"), empty where the beat needs none."""
+    """Per beat of a step's clip, its description ("On screen: …"), empty where the beat
+    needs none."""
+    return descriptions(words, step_reading(words, step))
+
+
+def descriptions(words: Words, readings: Sequence[Sequence[Reading]]) -> list[str]:
+    """Per beat of :func:`reading`, its description ("On screen: …"), empty where none."""
     out = []
-    for beat in step_reading(words, step):
+    for beat in readings:
         texts = [r.text.strip(" ·") for r in beat if r.why == "described"]
         # a code listing shown, then shown again with its output: described once, in full
         texts = [t for t in texts if not any(o != t and o.startswith(t) for o in texts)]

@@ -44,6 +44,7 @@ SOURCE_PACKAGES = (
     "publish.render.tex_folder",
     "publish.render.beats",
     "publish.render.segments",
+    "publish.render.shelf",
     "publish.render.split",
     "publish.presets",
     "publish.media.ffmpeg",

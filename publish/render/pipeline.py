@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 from publish.kit.course_page import LessonLink, course_html, lesson_player
 from publish.kit.lecture import PAGE_NAME
 from publish.kit.transcript import HTML_NAME as TRANSCRIPT
-from publish.media.files import clean_partials, keep_newest, write_text
+from publish.media.files import clean_partials, write_text
 from publish.media.manifest import CourseEntry, CourseManifest, write_course_manifest
-from publish.render import toolchain
+from publish.render import shelf, toolchain
 from publish.render.beats import BeatStore
 from publish.render.cache import source_digest
 from publish.render.interrupts import Interrupted
@@ -26,7 +26,6 @@ from publish.render.options import LessonOptions, RunOptions
 from publish.render.plan import Plan, plan
 from publish.render.progress import Display
 from publish.render.schedule import render_course
-from scenes import typeset
 
 if TYPE_CHECKING:
     from publish.course import CoursePage
@@ -105,7 +104,7 @@ def publish(
 
     render_course(run, runs, display, finish)
     BeatStore(run.beats, f".{run.fmt}").prune()  # the run is over: nothing writes the store
-    keep_newest(typeset.shelf_files(run.typeset), typeset.SPARE)
+    shelf.prune(run.typeset)
     finished = [outcomes[id(each)] for each in runs]
     display.summary([row for outcome in finished for row in outcome.rows])
     for outcome in finished:

@@ -21,8 +21,8 @@ from publish.render import toolchain, worker
 from publish.render.cache import KeyOf, Records, clip_key, source_digest
 from publish.render.options import LessonOptions
 from publish.render.selection import select
+from publish.render.shelf import Shelf
 from scenes import timing
-from scenes.typeset import Shelf
 
 if TYPE_CHECKING:
     from scenes import LessonScene

@@ -14,6 +14,7 @@ from multiprocessing import forkserver
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from publish.render import worker
+from publish.render.stdlib_internals import pool_processes, stop_forkserver
 
 if TYPE_CHECKING:
     from scenes import LessonScene
@@ -48,19 +49,14 @@ def warm() -> None:
     if not _warm:
         _warm = True
         _CONTEXT.set_forkserver_preload(PRELOADED)
-        atexit.register(_stop_forkserver)
+        # At exit, end it and wait for it, as for any child: it has waited for the workers, so
+        # their CPU time is counted in this process's children's, where bench/ reads a run's
+        # cost. Left alone, it would end by itself as our pipe to it closes, uncounted.
+        atexit.register(stop_forkserver)
     forkserver.ensure_running()
 
 
 _warm = False
-
-
-def _stop_forkserver() -> None:
-    """At exit, end the fork server and wait for it, as for any child: it has waited for
-    the workers, so their CPU time is counted in this process's children's (``getrusage``,
-    ``wait4``), where ``bench/`` reads a run's cost. Left alone, it would end by itself as
-    this process's pipe to it closes, uncounted."""
-    forkserver._forkserver._stop()  # type: ignore[attr-defined]  # Python 3.11 has it
 
 
 @contextmanager
@@ -92,9 +88,9 @@ def event_queue() -> Any:
 
 def _stop(executor: ProcessPoolExecutor) -> None:
     """Stop the workers now: a running manim cannot be cancelled any other way."""
-    for process in list(executor._processes.values()):
+    for process in pool_processes(executor):
         process.terminate()
-    for process in list(executor._processes.values()):
+    for process in pool_processes(executor):
         process.join(timeout=5)
 
 

@@ -109,7 +109,7 @@ def render_course(
             else:
                 kwargs = () if minutes is None else timing.title_arguments(scene, minutes)
                 job = run.plan.clip_job(scene, kwargs)
-                pending[start_clip(executor, job, ways)] = (part, scene)
+                pending[start_clip(executor, job, run.display.note, ways)] = (part, scene)
             part.outstanding += 1
 
         for index, scene in [*dry, *clips]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import shutil
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future
 from dataclasses import replace
 
@@ -21,15 +21,26 @@ from publish.render.beats import BeatRecord, BeatStore, Part
 from publish.render.pool import start
 from publish.render.segments import join
 
-__all__ = ["Joined", "parts", "start_clip"]
+__all__ = ["DISAGREED", "Joined", "parts", "start_clip"]
+
+DISAGREED = (
+    "{clip}: its parts read the lesson differently (does the scene read it only while "
+    "drawing?); drawing it again in one process"
+)
+"""What the run says when a clip's parts disagree and it is drawn again whole."""
 
 
 def start_clip(
-    executor: Executor, job: worker.ClipJob, ways: int = 1, lead: bool = False
+    executor: Executor,
+    job: worker.ClipJob,
+    note: Callable[[str], None],
+    ways: int = 1,
+    lead: bool = False,
 ) -> Future[worker.ClipResult]:
     """Queue ``job``'s render, its fresh beats shared out between up to ``ways`` processes;
     ``lead``: the first changed beat is a part of its own (a preview shows it first,
-    :meth:`Joined.early`)."""
+    :meth:`Joined.early`). ``note``: where the run says a line (the parts disagreed, and the
+    clip is drawn whole)."""
     shares = parts(job, ways, lead)
     if len(shares) < 2:
         return start(executor, worker.render_clip, job)
@@ -41,7 +52,7 @@ def start_clip(
         )
         for n, part in enumerate(shares, 1)
     ]
-    return Joined(executor, job, [start(executor, worker.render_clip, one) for one in jobs])
+    return Joined(executor, job, [start(executor, worker.render_clip, one) for one in jobs], note)
 
 
 def parts(job: worker.ClipJob, ways: int, lead: bool = False) -> list[Part]:
@@ -86,15 +97,21 @@ def _frames(record: BeatRecord) -> int:
 class Joined(Future[worker.ClipResult]):
     """The clip of several parts' renders: joined once all are in; cancelling it cancels
     them. Parts that disagree on what the beats they both played read (a scene reading the
-    lesson only while drawing) are given up for one render of the whole clip."""
+    lesson only while drawing) are given up for one render of the whole clip, and ``note``
+    says so: the clip takes about as long again."""
 
     def __init__(
-        self, executor: Executor, job: worker.ClipJob, renders: list[Future[worker.ClipResult]]
+        self,
+        executor: Executor,
+        job: worker.ClipJob,
+        renders: list[Future[worker.ClipResult]],
+        note: Callable[[str], None],
     ) -> None:
         super().__init__()
         self.executor = executor
         self.job = job
         self.renders = renders
+        self.note = note
         self.shown = 0
         """How many parts :meth:`early` has joined so far."""
         self._lock = threading.RLock()
@@ -130,6 +147,7 @@ class Joined(Future[worker.ClipResult]):
                 # A part ends after its own beats: what it recorded begins the last's records.
                 last = results[-1].records
                 if any(last[: len(result.records)] != result.records for result in results):
+                    self.note(DISAGREED.format(clip=self.job.label))
                     whole = start(self.executor, worker.render_clip, self.job)
                     self.renders = [whole]
                     whole.add_done_callback(self._whole)

@@ -8,12 +8,10 @@ with its own ``media_dir``, so concurrent renders never share TeX or text caches
 
 from __future__ import annotations
 
-import atexit
 import importlib
 import os
 import shutil
 import signal
-import sys
 import threading
 import time
 import traceback
@@ -33,9 +31,9 @@ if TYPE_CHECKING:
     from publish.narration.narrate import Speaking
     from publish.narration.voices import Narrator
     from publish.render.beats import BeatRecord, Part
+    from publish.render.shelf import Shelf
     from scenes import LessonScene
     from scenes.probe import Probe
-    from scenes.typeset import Shelf
 
 __all__ = [
     "ENCODER_OPTIONS",
@@ -211,16 +209,6 @@ def init(events: Any) -> None:
     # manim's (silenced) progress bars would otherwise make tqdm create a multiprocessing lock,
     # a named semaphore that outlives a worker stopped by Ctrl-C and makes Python warn of a leak.
     tqdm.set_lock(threading.RLock())
-    atexit.register(_end_at_once)  # the last registered: the first to run
-
-
-def _end_at_once() -> None:
-    """A worker's exit, once its pool is done with it: without the interpreter's teardown,
-    which after a 1080p render took 1.8 s (a spawned process ends by ``sys.exit``), all of it
-    freeing memory the ending process gives back anyway, while the run waited."""
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(0)
 
 
 def report_to(events: Any) -> None:

@@ -12,6 +12,7 @@ from typing import TextIO
 
 from attention_core import Lesson, LessonError, load_lesson
 from publish.render.claim import claimed
+from publish.render.interrupts import Interrupted
 from publish.render.options import LessonOptions
 from publish.watch.server import serve
 from publish.watch.session import Session
@@ -36,8 +37,8 @@ def watch(
     code: bool,
     out: TextIO = sys.stdout,
 ) -> int:
-    """Run the preview until Ctrl-C (0) or a port in use (2): ``options`` already point into
-    the preview folder."""
+    """Run the preview until Ctrl-C (130) or SIGTERM (143), as a render ends, or a port in use
+    (2): ``options`` already point into the preview folder."""
     from publish.render.plan import choose
     from publish.render.selection import SelectionError
 
@@ -52,10 +53,7 @@ def watch(
     def say(line: str) -> None:
         print(line, file=out, flush=True)
 
-    # Ctrl-C and SIGTERM stop the preview cleanly, even where a shell started it with
-    # SIGINT ignored (a background job of a script).
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    stopped_by = _stop_on_signals()
     state = State()
     with claimed(options.run.quality_folder, options.run.claim):
         session = Session(options, state, load, wanted, say)
@@ -71,18 +69,41 @@ def watch(
             return 2
         threading.Thread(target=server.serve_forever, name="preview-server", daemon=True).start()
         bound = server.server_address[1]
-        say(f"preview: http://127.0.0.1:{bound}/  (watching {lesson_file}; Ctrl-C stops)")
-        try:
+        try:  # from the line on, a signal stops the preview as it stops it later
+            say(f"preview: http://127.0.0.1:{bound}/  (watching {lesson_file}; Ctrl-C stops)")
             session.start()
             _watch_files(lesson_file, code, session.saved)
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, Interrupted):
             pass
         finally:
+            for each in STOPS:  # a second signal must not cut the clean-up short
+                signal.signal(each, signal.SIG_IGN)
             server.shutdown()
             server.server_close()
             session.stop()
         say("preview stopped")
-    return 0
+    return (128 + stopped_by[0]) if stopped_by else 0
+
+
+STOPS = (signal.SIGINT, signal.SIGTERM)
+
+
+def _stop_on_signals() -> list[int]:
+    """Ctrl-C and SIGTERM stop the preview, even where a shell started it with SIGINT ignored
+    (a background job of a script); the signals that came, in order, to end with the first's
+    status. Kept apart from the exception each raises: inside watchfiles' wait, any exception
+    a signal handler raises comes out as KeyboardInterrupt."""
+    came: list[int] = []
+
+    def stop(signum: int, frame: object) -> None:
+        came.append(signum)
+        if signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        raise Interrupted(signum)
+
+    for each in STOPS:
+        signal.signal(each, stop)
+    return came
 
 
 def _watch_files(lesson_file: Path, code: bool, saved: Callable[[bool], None]) -> None:

@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any
 from attention_core import Lesson, LessonError
 from publish.media.captions import clamp, milliseconds, parse_srt, to_vtt
 from publish.media.ffmpeg import remux
-from publish.media.files import clean_partials, keep_newest, replacing
+from publish.media.files import clean_partials, replacing
 from publish.narration.soundtrack import encoding, iso639_2, narration_track
 from publish.presets import clip_name
-from publish.render import toolchain, worker
+from publish.render import shelf, toolchain, worker
 from publish.render.beats import BeatStore
 from publish.render.cache import source_digest
 from publish.render.lesson_run import drawn_beats
@@ -31,7 +31,7 @@ from publish.render.plan import Plan, plan
 from publish.render.segments import duration
 from publish.render.split import Joined, start_clip
 from publish.watch.state import Beat, Clip, State
-from scenes import timing, typeset
+from scenes import timing
 
 if TYPE_CHECKING:
     from scenes import LessonScene
@@ -136,7 +136,8 @@ class Session:
             child.terminate()
         for child in children:
             child.join(5)
-        self.thread.join(10)
+        if self.thread.is_alive():  # not yet started, when a signal came as the preview began
+            self.thread.join(10)
         shutil.rmtree(self.options.folder / STOPS, ignore_errors=True)
         for folder in (self.folder, self.options.run.beats):
             clean_partials(folder)
@@ -182,12 +183,12 @@ class Session:
             job = self._job(generation, planned, scene, ())
             if job is not None:  # the lead's fresh beats are shared out between every worker
                 ways = 1 if todo else self.options.run.jobs
-                todo[start_clip(self.executor, job, ways, lead=not todo)] = (scene, ())
+                todo[start_clip(self.executor, job, self.say, ways, lead=not todo)] = (scene, ())
         for title in titles:  # with the minutes it showed: a lesson's length seldom changes
             shown = self.made.get(clip_name(title.step, title.slug))
             job = None if shown is None else self._job(generation, planned, title, shown.kwargs)
             if shown is not None and job is not None:
-                todo[start_clip(self.executor, job)] = (title, shown.kwargs)
+                todo[start_clip(self.executor, job, self.say)] = (title, shown.kwargs)
         # The lead: the clip the page shows (else the first to re-render). The page jumps to
         # its first changed beat; to another clip's only if the lead changed nothing on screen.
         lead = next(iter(todo.values()))[0] if todo else None
@@ -226,11 +227,11 @@ class Session:
                     job = self._job(generation, planned, title, minutes)
                     if job is not None:
                         ways = self.options.run.jobs
-                        todo[start_clip(self.executor, job, ways)] = (title, minutes)
+                        todo[start_clip(self.executor, job, self.say, ways)] = (title, minutes)
                 titles = []
         self._settle()
         BeatStore(self.options.run.beats, f".{self.options.run.fmt}").prune()
-        keep_newest(typeset.shelf_files(self.options.run.typeset), typeset.SPARE)
+        shelf.prune(self.options.run.typeset)
         elapsed = time.monotonic() - started
         if not redone:
             summary = "nothing to re-render: no clip reads what changed"
