@@ -21,6 +21,7 @@ from .lessons import default_data, to_toml
 
 LESSON = default_lesson()
 
+
 def _recordings(recorded: Recorded, tmp_path: Path) -> Path:
     """A copy of the recordings, to change."""
     folder = tmp_path / "recordings"
@@ -105,9 +106,7 @@ def test_a_file_that_is_not_audio_is_refused_before_the_scenes_run(tmp_path: Pat
 
 
 @pytest.mark.render  # recorded from the narration script: a dry run of every step
-def test_a_silent_recording_is_refused_naming_its_beat(
-    tmp_path: Path, recorded: Recorded
-) -> None:
+def test_a_silent_recording_is_refused_naming_its_beat(tmp_path: Path, recorded: Recorded) -> None:
     folder, beats = _recordings(recorded, tmp_path), recorded.beats
     beat = "03_score-02"
     assert beat in beats
