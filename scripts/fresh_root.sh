@@ -24,7 +24,6 @@ FRESH_MARK=.fresh-root  # in a root this made, once debootstrap and the CAs are 
 root=""
 fresh_keep=${KEEP_ROOT:-0}
 fresh_pids=()   # what this started in the background, stopped by id on exit
-fresh_mounts=()
 
 fresh_say() { echo "$FRESH_NAME: $*"; }
 fresh_since() {
@@ -32,14 +31,19 @@ fresh_since() {
   echo "$((s / 60)) min $((s % 60)) s"
 }
 
-# Run a command in the background and wait for it: a trapped signal then stops the wait at once
-# (bash runs traps only between commands), and the exit trap stops the command by its id.
+# Run a command in a session of its own, in the background, and wait for it: a trapped signal
+# then stops the wait at once (bash runs traps only between commands), and the exit trap stops
+# every process of the session. --log FILE: its output goes there.
 fresh_wait() {
   local status=0
-  "$@" &
-  fresh_pids+=("$!")
+  if [ "$1" = --log ]; then
+    setsid "${@:3}" >"$2" 2>&1 &
+  else
+    setsid "$@" &
+  fi
+  fresh_pids+=("$!")  # not a group leader, so setsid runs it as is: its id is the session's
   wait "$!" || status=$?
-  unset 'fresh_pids[-1]'  # reaped: its id may be another process's from now on
+  unset 'fresh_pids[-1]'  # reaped, its session ended with it or is still ours below
   return "$status"
 }
 
@@ -50,40 +54,44 @@ in_root() {
     bash -c 'cd /srv/attention && exec "$@"' in_root "$@"
 }
 
-# The processes whose root is ours (started by in_root, or by what it started), one id a line.
-fresh_root_pids() {
-  local proc
+# What this started and is still running, one id a line: the processes of the sessions it
+# started (debootstrap's downloads included) and every process whose root is ours.
+fresh_running() {
+  local proc stat state session
   for proc in /proc/[0-9]*; do
-    [ "$(readlink "$proc/root" 2>/dev/null)" = "$root" ] && echo "${proc#/proc/}"
+    read -r stat 2>/dev/null <"$proc/stat" || continue
+    read -r state _ _ session _ <<<"${stat##*) }"  # after the command's name, which may hold spaces
+    [ "$state" != Z ] || continue
+    if [[ " ${fresh_pids[*]} " == *" $session "* ]] \
+      || { [ -n "$root" ] && [ "$proc/root" -ef "$root" ]; }; then
+      echo "${proc#/proc/}"
+    fi
   done
   return 0
 }
 
 fresh_cleanup() {
-  local status=$? pid left
+  local status=$? left
+  set +e  # undo everything that can be undone, whatever fails
   trap - ERR INT TERM
-  for pid in "${fresh_pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  if [ -n "$root" ]; then
-    for _ in $(seq 40); do  # a Dask worker closes in a second or two; setup's apt may take longer
-      left=$(fresh_root_pids)
-      [ -z "$left" ] && break
-      # shellcheck disable=SC2086  # one id a word
-      kill -TERM $left 2>/dev/null || true
-      sleep 0.5
-    done
-    left=$(fresh_root_pids)
-    # shellcheck disable=SC2086
-    [ -z "$left" ] || kill -KILL $left 2>/dev/null || true
-  fi
-  for ((i = ${#fresh_mounts[@]} - 1; i >= 0; i--)); do
-    umount -l "${fresh_mounts[i]}" 2>/dev/null || true
+  for _ in $(seq 40); do  # a Dask worker closes in a second or two; apt or dpkg may take longer
+    left=$(fresh_running)
+    [ -z "$left" ] && break
+    # shellcheck disable=SC2086  # one id a word
+    kill -TERM $left 2>/dev/null
+    sleep 0.5
   done
-  if [ -n "$root" ]; then
-    # --one-file-system: should an unmount have failed, never descend into the host's /dev or /sys
-    if [ "$fresh_keep" = 1 ]; then fresh_say "root kept at $root"; else
-      rm -rf --one-file-system "$root" "$root.debootstrap.log"
-      fresh_say "root removed"
-    fi
+  left=$(fresh_running)
+  # shellcheck disable=SC2086
+  [ -z "$left" ] || kill -KILL $left 2>/dev/null
+  [ -n "$root" ] || exit "$status"
+  # every mount under the root, deepest first: ours, a killed run's, debootstrap's own /proc
+  awk -v under="$root/" 'index($2, under) == 1 { print $2 }' /proc/self/mounts | sort -r |
+    while read -r mounted; do umount -l "$mounted"; done
+  # --one-file-system: should an unmount have failed, never descend into the host's /dev or /sys
+  if [ "$fresh_keep" = 1 ]; then fresh_say "root kept at $root"
+  elif rm -rf --one-file-system "$root" "$root.debootstrap.log"; then fresh_say "root removed"
+  else fresh_say "could not remove all of $root" >&2; [ "$status" -ne 0 ] || status=1
   fi
   exit "$status"
 }
@@ -132,9 +140,8 @@ fresh_root() {
   local fs
   for fs in proc sys dev dev/pts dev/shm; do
     [ -d "/$fs" ] || continue
-    # a run stopped by SIGKILL leaves its mounts: take them over rather than stack new ones
+    # a run stopped by SIGKILL leaves its mounts: reuse them (the exit trap unmounts them all)
     mountpoint -q "$root/$fs" || mount --bind "/$fs" "$root/$fs"
-    fresh_mounts+=("$root/$fs")
   done
 }
 
@@ -151,8 +158,8 @@ _fresh_debootstrap() {
   )}
   mirror=${mirror:-http://deb.debian.org/debian}
   fresh_say "debootstrap bookworm from $mirror"
-  if ! fresh_wait debootstrap --variant=minbase --include=python3,git,ca-certificates bookworm \
-    "$root" "$mirror" >"$log" 2>&1; then
+  if ! fresh_wait --log "$log" debootstrap --variant=minbase \
+    --include=python3,git,ca-certificates bookworm "$root" "$mirror"; then
     tail -n 20 "$log" >&2
     if grep -qE "Failed getting release file|Couldn't download|Failure trying to run: .*wget" "$log"; then
       fresh_say "cannot reach the Debian mirror $mirror (set MIRROR to another)" >&2
