@@ -1,8 +1,8 @@
 # A fresh Debian 12 root for scripts/fresh_debian.sh and scripts/fresh_worker.sh; sourced, not run.
 #
 #   FRESH_NAME=fresh_worker; source "$(dirname "$0")/fresh_root.sh"
-#   fresh_root                # make the root, clone this checkout's commit into it, mount
-#   in_root COMMAND...        # run COMMAND in the chroot, in /srv/attention, with a bare environment
+#   fresh_root             # make the root, clone this checkout's commit into it, mount
+#   in_root COMMAND...     # run COMMAND in the chroot, in /srv/attention, in a bare environment
 #
 # The root is `debootstrap --variant=minbase` plus python3, git and ca-certificates, nothing
 # else; the repository is cloned into /srv/attention at this checkout's commit (committed work
@@ -89,9 +89,13 @@ fresh_cleanup() {
   awk -v under="$root/" 'index($2, under) == 1 { print $2 }' /proc/self/mounts | sort -r |
     while read -r mounted; do umount -l "$mounted"; done
   # --one-file-system: should an unmount have failed, never descend into the host's /dev or /sys
-  if [ "$fresh_keep" = 1 ]; then fresh_say "root kept at $root"
-  elif rm -rf --one-file-system "$root" "$root.debootstrap.log"; then fresh_say "root removed"
-  else fresh_say "could not remove all of $root" >&2; [ "$status" -ne 0 ] || status=1
+  if [ "$fresh_keep" = 1 ]; then
+    fresh_say "root kept at $root"
+  elif rm -rf --one-file-system "$root" "$root.debootstrap.log"; then
+    fresh_say "root removed; $(fresh_since) in all"
+  else
+    fresh_say "could not remove all of $root" >&2
+    [ "$status" -ne 0 ] || status=1
   fi
   exit "$status"
 }
@@ -116,6 +120,7 @@ fresh_root() {
     fi
   else
     root=$(mktemp -d "${FRESH_DEBIAN_DIR:-/var/tmp}/fresh-debian.XXXXXX")
+    chmod 755 "$root"  # it is /: mktemp's 700 shuts out apt's _apt user and every other
   fi
   fresh_say "root $root"
 
@@ -145,11 +150,17 @@ fresh_root() {
   done
 }
 
+_fresh_install_debootstrap() {
+  command -v debootstrap >/dev/null && return 0
+  apt-get install -y -qq debootstrap >/dev/null 2>&1 && return 0
+  apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq debootstrap >/dev/null 2>&1 \
+    && return 0
+  fresh_say "cannot install debootstrap: apt cannot reach its mirror" >&2
+  exit 3
+}
+
 _fresh_debootstrap() {
-  if ! command -v debootstrap >/dev/null; then
-    { apt-get install -y -qq debootstrap || { apt-get update -qq && apt-get install -y -qq debootstrap; }; } \
-      >/dev/null 2>&1 || { fresh_say "cannot install debootstrap: apt cannot reach its mirror" >&2; exit 3; }
-  fi
+  _fresh_install_debootstrap
   # The Debian mirror apt already uses here (deb822 or one-line sources), unless MIRROR is given.
   local mirror log=$root.debootstrap.log started=$SECONDS
   mirror=${MIRROR:-$(
@@ -161,7 +172,7 @@ _fresh_debootstrap() {
   if ! fresh_wait --log "$log" debootstrap --variant=minbase \
     --include=python3,git,ca-certificates bookworm "$root" "$mirror"; then
     tail -n 20 "$log" >&2
-    if grep -qE "Failed getting release file|Couldn't download|Failure trying to run: .*wget" "$log"; then
+    if grep -qE "Failed getting release file|Couldn't download" "$log"; then
       fresh_say "cannot reach the Debian mirror $mirror (set MIRROR to another)" >&2
       exit 3
     fi
