@@ -108,7 +108,7 @@ def _joined(client: Client, script: subprocess.Popen[bytes], log: Path) -> str:
         if script.poll() is not None:
             said = log.read_text("utf-8", errors="replace")
             if script.returncode == MIRROR_UNREACHABLE:
-                pytest.skip(said.strip().splitlines()[-1])
+                pytest.skip(next(line for line in said.splitlines() if "cannot" in line))
             pytest.fail(f"fresh_worker.sh exited with {script.returncode}:\n{said[-3000:]}")
         assert time.monotonic() < deadline, f"no worker after {READY_SECONDS} s: see {log}"
         time.sleep(2)
