@@ -4,7 +4,7 @@ worker renders for this machine's client the clip a local render makes, byte for
 scripts/fresh_worker.sh makes the root (debootstrap minbase plus python3, git and
 ca-certificates), sets it up and starts the worker in a chroot, which shares this machine's
 network, so it joins a scheduler on 127.0.0.1. Marked ``slow`` (making and setting up the root
-takes about 6 minutes, and root): deselected by default, run by ``bash run.sh test -m slow``;
+takes about 10 minutes, and root): deselected by default, run by ``bash run.sh test -m slow``;
 ``FRESH_ROOT=/var/tmp/worker-root`` reuses a root set up before.
 """
 
@@ -27,7 +27,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.render, pytest.mark.cluster]
 
 SCENE, CLIP = "2", "02_big_picture"
 READY_SECONDS = 45 * 60
-"""How long the root may take to be made and set up before its worker joins (about 6 min)."""
+"""How long the root may take to be made and set up before its worker joins (about 10 min)."""
 STOP_SECONDS = 600
 """How long the script may take to stop its worker, unmount and delete the root (its 3 GB of
 small files took 3 minutes on this machine while others' tests ran)."""
