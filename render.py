@@ -56,7 +56,7 @@ if __name__ == "__main__" and sys.prefix == sys.base_prefix:
     signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
     os.execv(_VENV_PYTHON, [str(_VENV_PYTHON), *sys.argv])
 
-from attention_core import LessonError, default_lesson, load_lesson
+from attention_core import LessonError, default_lesson, fontset, load_lesson
 from publish.course import (
     BUILT_IN,
     Course,
@@ -191,6 +191,9 @@ def main(argv: list[str] | None = None) -> int:
         args.quality = PREVIEW_QUALITY if args.watch else "high"
     if args.watch and (args.course or len(args.lesson) > 1 or args.list or args.dry_run):
         return _bad("--watch takes one lesson, to render (not --course, --list, --dry-run)")
+    unset = fontset.problem()  # every command reads the font set: the lesson's check too
+    if unset:
+        return _bad(unset)
     if args.check_lesson:
         return check_lesson(args.check_lesson)
     if not args.script:
@@ -342,7 +345,7 @@ def load_course(args: argparse.Namespace) -> Course | str:
 
 
 def font_problems(course: Course) -> list[str]:
-    """A line per character of any lesson that no installed font draws (it would show as a box)."""
+    """A line per character of any lesson that no font of the font set draws (a box, drawn)."""
     from publish.render.fonts import uncovered
 
     return [

@@ -5,13 +5,18 @@ from __future__ import annotations
 import importlib
 from functools import cache
 
-from attention_core import Lesson, default_lesson
+from attention_core import Lesson, default_lesson, fontset
 from attention_core.steps import KINDS
 from scenes.base import LessonScene
 from scenes.manim_internals import copy_quickly, share_parsed_paths, split_once
 from scenes.timing import find_scenes_with
 
 __all__ = ["SCENES", "LessonScene", "kind_scene", "placed", "scenes_for"]
+
+# Every text is set in the font set's fonts alone, whatever else this machine or its user has
+# installed: before any is laid out (importing manim lays out none), in render.py's processes and
+# manim's own command alike.
+fontset.use()
 
 # Every render and dry run of these scenes copies mobjects (text glyphs above all) and finds
 # the pieces of their outlines faster; the pictures are the same.

@@ -140,8 +140,10 @@ def test_a_worker_from_another_checkout_is_refused_by_name(tmp_path: Path) -> No
             stale.terminate()
             stale.wait(timeout=30)
     assert result.returncode == 2, result.stdout + result.stderr
-    refusal = f"worker {address} refused: it differs from this checkout in project source"
-    assert refusal in result.stdout + result.stderr
+    said = result.stdout + result.stderr
+    refusal = f"worker {address} refused: project source {identity()['project source'][:8]}… "
+    assert refusal in said
+    assert "run `bash scripts/setup.sh` in a checkout of commit" in said
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "media" / LOW.name / f"{SCENES['3']}.mp4").exists()
 
@@ -158,11 +160,35 @@ def test_a_scheduler_that_is_not_there_is_one_line(tmp_path: Path) -> None:
     assert f"--scheduler {address}: cannot reach a Dask scheduler there" in result.stderr
 
 
-def test_differences_name_what_differs() -> None:
+def test_differences_name_what_differs_with_both_values() -> None:
     ours = identity()
-    theirs = {**ours, "manim": "0.1.0", "tools": {**ours["tools"], "cairo": "1.0.0"}}
+    tools = ours["tools"]
+    inter = tools["fonts"]["Inter-Regular.otf"]["sha256"]
+    article = "$TEXMFDIST/tex/latex/base/article.cls"
+    theirs = {
+        "project source": "f" * 64,
+        "tools": {
+            **tools,
+            "manim": "0.19.0",
+            "cairo": "1.18.0",
+            "fonts": {
+                **{k: v for k, v in tools["fonts"].items() if k != "NotoSansThai-Regular.ttf"},
+                "Inter-Regular.otf": {"size": 1, "sha256": "9f8e7d6c" + "0" * 56},
+                "DejaVuSans-ExtraLight.ttf": {"size": 1, "sha256": "0" * 64},
+            },
+            "tex_files": {k: v for k, v in tools["tex_files"].items() if k != article},
+            "pyav_libraries": [*tools["pyav_libraries"], "libextra-0a1b2c3d.so.1"],
+        },
+    }
+    assert article in tools["tex_files"]
     assert differences(ours, ours) == []
     assert differences(ours, theirs) == [
-        f"manim (0.1.0 there, {ours['manim']} here)",
-        "tools (cairo)",
+        f"project source {ours['project source'][:8]}… here, ffffffff… there",
+        "manim 0.22.0 here, 0.19.0 there",
+        f"cairo {tools['cairo']} here, 1.18.0 there",
+        f"font Inter-Regular.otf sha256 {inter[:8]}… here, 9f8e7d6c… there",
+        "font NotoSansThai-Regular.ttf here only",
+        f"TeX file {article} here only",
+        "PyAV library libextra-0a1b2c3d.so.1 there only",
+        "font DejaVuSans-ExtraLight.ttf there only",
     ]

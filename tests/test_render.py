@@ -219,11 +219,21 @@ def test_every_input_of_a_clip_changes_its_key() -> None:
 
 
 def test_the_toolchain_names_the_fonts_the_scenes_ask_for() -> None:
+    from attention_core import fontset
     from scenes import style
 
-    assert {style.FONT, f"{style.FONT}:bold", style.MONO} == set(toolchain.FONT_PATTERNS)
     described = toolchain.describe()
-    assert all("size" in font for font in described["fonts"].values()), described["fonts"]
+    for ask in (style.FONT, f"{style.FONT}:bold", style.MONO):
+        found = subprocess.run(
+            ["fc-match", "--format", "%{family}|%{file}", ask],
+            env=fontset.environment(),
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        family, path = found.split("|")
+        assert family == ask.split(":")[0], f"{ask} is not in the font set: {path}"
+        assert Path(path).name in described["fonts"]
     assert any(name.startswith("libx264") for name in described["pyav_libraries"])
     assert described["tex"].startswith("pdfTeX")
 

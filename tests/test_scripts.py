@@ -96,8 +96,8 @@ def test_a_character_no_font_has_is_named_before_anything_runs(tmp_path: Path) -
         done = cli(tmp_path / "media", *flags, timeout=120)
         assert done.returncode == 2, done.stderr
         assert done.stderr.splitlines() == [
-            "render.py: lesson: tokens[1].short: '🧠' (U+1F9E0 BRAIN) is in no installed font; "
-            "install one that has it: apt-get install fonts-symbola"
+            "render.py: lesson: tokens[1].short: '🧠' (U+1F9E0 BRAIN) is in no font of the font "
+            "set; fonts-symbola has it: add it to PACKAGES in attention_core/fontset.py"
         ]
     assert not (tmp_path / "media").exists()
 

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from attention_core import SCALING_SECTION, Lesson
+from attention_core import SCALING_SECTION, Lesson, fontset
 from attention_core import Quiz as FillerQuiz
 from attention_core import formatting as fmt
 from attention_core.worked import Cell, Grid, Quiz, Row, Worked, worked
@@ -159,6 +159,7 @@ def _chromium(command: list[str]) -> None:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
+            env=fontset.environment(),  # the handout's type, as the video's, from the font set
         )
     except OSError as error:
         raise PrintFailed(f"cannot run {command[0]} ({error.strerror})") from None

@@ -10,14 +10,16 @@ after that (remux, captions, poster, sound, the cache and the manifest) happens 
 local run, so the finished files are byte-identical.
 
 Before anything is sent each worker is asked for its :func:`identity`; one that differs from
-this checkout's, or that runs more than one thread (manim's config is per process), is refused
-with a line naming it, and the jobs go to the others only. With none left the run stops (exit
+this checkout's is refused with one line naming what differs, with its value on both sides, and
+how to set the worker up; one that runs more than one thread (manim's config is per process) is
+refused too. The jobs go to the others only. With none left the run stops (exit
 2). A worker that dies mid-clip has its clip rescheduled by Dask on another worker.
 """
 
 from __future__ import annotations
 
 import socket
+import subprocess
 import sys
 import threading
 import time
@@ -25,8 +27,8 @@ import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, InvalidStateError
 from contextlib import contextmanager
-from importlib import metadata
-from typing import Any
+from pathlib import Path
+from typing import Any, NamedTuple
 
 from publish.render import toolchain, worker
 from publish.render.cache import source_digest
@@ -48,27 +50,94 @@ class ClusterError(Exception):
 
 def identity() -> dict[str, Any]:
     """What must match between the client and a worker for a clip's bytes to match: our code,
-    manim, and the tools that draw and encode (:func:`toolchain.describe`)."""
-    return {
-        "project source": source_digest(),
-        "manim": metadata.version("manim"),
-        "tools": toolchain.describe(),
-    }
+    and manim and the tools that draw and encode (:func:`toolchain.describe`)."""
+    return {"project source": source_digest(), "tools": toolchain.describe()}
 
 
 def differences(ours: dict[str, Any], theirs: dict[str, Any]) -> list[str]:
-    """What differs between two :func:`identity` values, named for a person: ``manim``,
-    ``tools (fonts, tex)``."""
+    """What differs between two :func:`identity` values, each named for a person with its value
+    on both sides: ``font Inter-Regular.otf sha256 1a2b3c4d… here, 9f8e7d6c… there``,
+    ``TeX file $TEXMFDIST/tex/latex/base/article.cls here only``, ``manim 0.22.0 here, 0.19.0
+    there``."""
+    here, there = dict(_named(ours)), dict(_named(theirs))
     found = []
-    for name, value in ours.items():
-        other = theirs.get(name)
-        if isinstance(value, dict) and isinstance(other, dict):
-            parts = sorted(k for k in value.keys() | other.keys() if value.get(k) != other.get(k))
-            if parts:
-                found.append(f"{name} ({', '.join(parts)})")
-        elif value != other:
-            found.append(name if name != "manim" else f"manim ({other} there, {value} here)")
+    for name in [*here, *(name for name in there if name not in here)]:
+        mine, other = here.get(name), there.get(name)
+        if mine == other:
+            continue
+        if other is None:
+            found.append(f"{name} here only")
+        elif mine is None:
+            found.append(f"{name} there only")
+        else:
+            found.append(f"{name} {mine.what}{mine.value} here, {other.value} there")
     return found
+
+
+class _Shown(NamedTuple):
+    """A value as a refusal shows it, and what it is, when that needs saying (``sha256 ``)."""
+
+    value: str
+    what: str = ""
+
+
+_WORDS = {
+    "tools": "",
+    "pyav": "PyAV",
+    "pyav_libraries": "PyAV library",
+    "fonts": "font",
+    "font_rules": "font rule",
+    "tex": "TeX",
+    "tex_format": "TeX format",
+    "tex_files": "TeX file",
+    "tex_problem": "TeX problem",
+}
+"""How the identity's keys read in a refusal (``tools.fonts`` holds fonts: ``font NAME``)."""
+
+
+def _named(value: Any, name: str = "", depth: int = 0) -> Iterator[tuple[str, _Shown]]:
+    """Each thing an identity holds, under its name, with its value as a person compares it: a
+    file by the start of its SHA-256, a digest by its first 8 digits, a list's items by name."""
+    if isinstance(value, dict) and ("sha256" in value or "missing" in value):
+        digest = value.get("sha256")
+        yield name, _Shown(f"{digest[:8]}…", "sha256 ") if digest else _Shown("unreadable")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            word = _WORDS.get(key, key) if depth < 2 else key  # names below are files' own
+            yield from _named(item, " ".join(filter(None, (name, word))), depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            yield f"{name} {item}", _Shown("listed")
+    else:
+        text = str(value)
+        yield name, _Shown(f"{text[:8]}…" if len(text) == 64 and text.isalnum() else text)
+
+
+def _refusal(differs: list[str], shown: int = 3) -> str:
+    """Why a worker is refused, in one line: the first differences, how many more, the fix."""
+    more = f"; and {len(differs) - shown} more" if len(differs) > shown else ""
+    commit = _commit()
+    checkout = f"a checkout of commit {commit}" if commit else "a checkout of this version"
+    return (
+        f"{'; '.join(differs[:shown])}{more}; on its machine, run `bash scripts/setup.sh` in "
+        f"{checkout} and start the worker from there"
+    )
+
+
+def _commit() -> str | None:
+    """This checkout's commit, if it is a git checkout."""
+    try:
+        done = subprocess.run(
+            ["git", "rev-parse", "--short=12", "HEAD"],
+            cwd=Path(__file__).resolve().parents[2],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.stdout.strip() or None if done.returncode == 0 else None
 
 
 def _stderr(line: str) -> None:
@@ -166,7 +235,7 @@ def _usable_workers(client: Any, address: str, note: Callable[[str], None]) -> l
         elif isinstance(answer, BaseException):
             why = f"it cannot say what it runs ({type(answer).__name__}: {answer})"
         elif differs := differences(ours, answer):
-            why = f"it differs from this checkout in {'; '.join(differs)}"
+            why = _refusal(differs)
         elif threads.get(addr, 1) != 1:
             why = f"it runs {threads[addr]} threads; start it with --nthreads 1 (and --nworkers N)"
         else:

@@ -1,10 +1,11 @@
-"""Every character a lesson shows is in an installed font, checked before anything renders.
+"""Every character a lesson shows is in a font of the font set, checked before anything renders.
 
-Pango (the video) and Chromium (the handout) fall back, glyph by glyph, to any font fontconfig
-knows, and draw a box with the code point inside when none has the glyph: a render that exits 0
-and shows tofu. So each text of the lesson and of its words is checked against the union of the
-character sets fontconfig reads from the installed font files (``fc-list``), and a character no
-font has is named with its field, its code point and the Debian package that has it.
+Pango (the video) and Chromium (the handout) fall back, glyph by glyph, to any font of the font
+set (:mod:`attention_core.fontset`: the only fonts they see), and draw a box with the code point
+inside when none has the glyph: a render that exits 0 and shows tofu. So each text of the lesson
+and of its words is checked against the union of the character sets fontconfig reads from the
+font set's files (``fc-list`` through its file), and a character no font has is named with its
+field, its code point and the Debian package that has it.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Iterator, Mapping
 from functools import cache
 from typing import Any
 
-from attention_core import Lesson
+from attention_core import Lesson, fontset
 from attention_core.words import kind_of
 
 __all__ = ["Coverage", "installed", "lesson_texts", "package_for", "uncovered"]
@@ -37,7 +38,7 @@ _EMOJI = ((0x2600, 0x27BF), (0x1F000, 0x1FAFF))
 
 
 class Coverage:
-    """The characters some installed font has a glyph for, as sorted, merged ranges."""
+    """The characters some font has a glyph for, as sorted, merged ranges."""
 
     def __init__(self, ranges: list[tuple[int, int]]) -> None:
         merged: list[tuple[int, int]] = []
@@ -68,9 +69,13 @@ class Coverage:
 
 @cache
 def installed() -> Coverage:
-    """What the installed fonts cover, as fontconfig reads them; raise OSError without fc-list."""
+    """What the font set's fonts cover, as fontconfig reads them; raise OSError without fc-list."""
     listing = subprocess.run(
-        ["fc-list", "--format", "%{charset}\n"], capture_output=True, text=True, timeout=60
+        ["fc-list", "--format", "%{charset}\n"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=fontset.environment(),
     )
     if listing.returncode != 0:
         raise OSError(f"fc-list failed: {listing.stderr.strip()}")
@@ -100,7 +105,8 @@ def _texts(value: Any, where: str) -> Iterator[tuple[str, str]]:
 
 
 def package_for(char: str) -> str:
-    """The Debian package with a font that draws ``char`` as outlines."""
+    """The Debian package with a font that draws ``char`` as outlines (the font set has the
+    Noto packages: one of them lacks it only while the set is not installed)."""
     point = ord(char)
     if any(low <= point <= high for low, high in _CJK):
         return "fonts-noto-cjk"
@@ -110,13 +116,13 @@ def package_for(char: str) -> str:
 
 
 def uncovered(lesson: Lesson, fonts: Coverage | None = None) -> list[str]:
-    """A line per character of the lesson that no installed font has, naming the first field
-    it is in, its code point and the package to install; empty when every one is covered."""
+    """A line per character of the lesson that no font of the set has, naming the first field
+    it is in, its code point and a package to add to the set; empty when every one is covered."""
     if fonts is None:
         try:
             fonts = installed()
         except (OSError, subprocess.TimeoutExpired) as error:
-            return [f"cannot list the installed fonts ({error}); apt-get install fontconfig"]
+            return [f"cannot list the font set's fonts ({error}); apt-get install fontconfig"]
     seen: dict[str, tuple[str, int]] = {}
     for where, text in lesson_texts(lesson):
         for char in text:
@@ -130,7 +136,7 @@ def uncovered(lesson: Lesson, fonts: Coverage | None = None) -> list[str]:
         more = f" (and {count - 1} more places)" if count > 1 else ""
         package = package_for(char)
         lines.append(
-            f"{where}{more}: {char!r} (U+{ord(char):04X} {name}) is in no installed font; "
-            f"install one that has it: apt-get install {package}"
+            f"{where}{more}: {char!r} (U+{ord(char):04X} {name}) is in no font of the font set; "
+            f"{package} has it: add it to PACKAGES in attention_core/fontset.py"
         )
     return lines

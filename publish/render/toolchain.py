@@ -1,55 +1,61 @@
 """What a clip is drawn and encoded with beyond our code: manim, Pango, cairo, PyAV, fonts, TeX.
 
-Each is identified by what shapes the bytes, never by when it was installed: versions, the
-file names PyAV's wheel gives its bundled libraries (auditwheel puts a hash of each library's
-bytes in its name: ``libx264-d6533a8d.so.165``), and the name, size and SHA-256 of each font
-file fontconfig picks and of TeX's file databases (``ls-R``, rewritten whenever a TeX package is
-installed or removed). Modification times differ between two machines set up alike (``ls-R``
-is rewritten at install time), so they only key a per-process memo of each file's digest.
+Each is identified by what shapes the bytes, never by when or where it was installed: versions;
+the file names PyAV's wheel gives its bundled libraries (auditwheel puts a hash of each library's
+bytes in its name: ``libx264-d6533a8d.so.165``); every font of the font set
+(:mod:`attention_core.fontset`, the only fonts the scenes and the handout see) and every rule
+file it includes, by file name, size and SHA-256; TeX and dvisvgm by their versions and each
+file they read to typeset a formula (:mod:`publish.render.tex_reads`), by its name in TeX's
+trees, size and SHA-256. So a font installed anywhere else, the order of TeX's file databases,
+or a TeX package the formulas do not load changes nothing. Digests are remembered by path, size
+and modification time (:mod:`publish.render.file_digests`), which never enter the identity.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import subprocess
-from collections.abc import Sequence
-from functools import lru_cache
 from importlib import metadata
-from pathlib import Path
 from typing import Any
 
-__all__ = ["FONT_PATTERNS", "describe", "digest"]
+from attention_core import fontset
+from publish.render.file_digests import facts
+from publish.render.tex_reads import tex_reads
 
-FONT_PATTERNS = ("Inter", "Inter:bold", "DejaVu Sans Mono")
-"""How the scenes ask fontconfig for their type: ``scenes.style.FONT`` (regular and bold) and
-``scenes.style.MONO``."""
+__all__ = ["describe", "digest"]
 
 
-def describe(fonts: Sequence[str] = FONT_PATTERNS) -> dict[str, Any]:
+def describe() -> dict[str, Any]:
     """Everything outside this project that shapes a clip's pixels or bytes, as JSON-ready data."""
     import cairo
     import manimpango
 
-    return {
+    tex = tex_reads()
+    described = {
         "manim": metadata.version("manim"),
         "pyav": metadata.version("av"),
         "pyav_libraries": _bundled_libraries("av"),
         "manimpango": metadata.version("manimpango"),
         "pango": manimpango.pango_version(),
         "cairo": cairo.cairo_version_string(),
-        "fonts": {pattern: _font(pattern) for pattern in fonts},
-        # Pango falls back to any installed font for a glyph the house fonts lack (Noto for CJK,
-        # Arabic, Devanagari...): which fonts are installed, by Debian package and version.
-        "font_packages": _font_packages(),
-        "tex": _first_line(["latex", "--version"]),
-        "tex_files": [_file(Path(line)) for line in _lines(["kpsewhich", "-all", "ls-R"])],
+        "fontconfig": _fontconfig_version(),
+        "fonts": _by_name({os.path.basename(path): path for path in _font_files()}),
+        "font_rules": _by_name({os.path.basename(path): path for path in fontset.rules_named()}),
+        "tex": tex.version,
+        "dvisvgm": tex.dvisvgm,
+        "tex_format": tex.format,
+        "tex_files": _by_name(tex.files),
     }
+    if tex.problem:
+        described["tex_problem"] = tex.problem
+    return described
 
 
-def digest(fonts: Sequence[str] = FONT_PATTERNS) -> str:
+def digest() -> str:
     """SHA-256 of :func:`describe`."""
-    text = json.dumps(describe(fonts), sort_keys=True)
+    text = json.dumps(describe(), sort_keys=True)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -58,54 +64,33 @@ def _bundled_libraries(distribution: str) -> list[str]:
     return sorted(file.name for file in files if ".libs/" in file.as_posix())
 
 
-def _font_packages() -> list[str]:
-    """Every installed Debian font package with its version (none off Debian)."""
-    listing = _lines(["dpkg-query", "-W", "-f", "${db:Status-Abbrev}|${Package}|${Version}\n"])
-    listing = [line for line in listing if line.startswith("ii")] if listing else []
-    return sorted(
-        f"{package} {version}"
-        for _, package, version in (line.split("|") for line in listing)
-        if package.startswith("fonts-")
-    )
+def _font_files() -> list[str]:
+    """The font files fontconfig reads through the font set's file."""
+    listing = _run(["fc-list", "--format", "%{file}\n"], fontset.environment())
+    return sorted(set(listing.stdout.splitlines()))
 
 
-def _font(pattern: str) -> dict[str, Any]:
-    found = _lines(["fc-match", "--format", "%{file}", pattern])
-    return _file(Path(found[0])) if found else {"missing": pattern}
+def _by_name(paths: dict[str, str]) -> dict[str, dict[str, Any]]:
+    """Each file under its name, by size and SHA-256 (``missing`` when it cannot be read)."""
+    found = facts(paths.values())
+    described: dict[str, dict[str, Any]] = {}
+    for name, path in sorted(paths.items()):
+        known = found[path]
+        described[name] = (
+            {"missing": True} if known is None else {"size": known.size, "sha256": known.sha256}
+        )
+    return described
 
 
-def _file(path: Path) -> dict[str, Any]:
+def _fontconfig_version() -> str:
+    done = _run(["fc-list", "--version"])
+    return (done.stdout + done.stderr).strip()  # it prints its version on stderr
+
+
+def _run(command: list[str], env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     try:
-        stat = path.stat()
-    except OSError:
-        return {"name": path.name, "missing": True}
-    # By name and contents, not path: the same bytes elsewhere draw the same glyphs.
-    return {
-        "name": path.name,
-        "size": stat.st_size,
-        "sha256": _content_digest(str(path), stat.st_size, stat.st_mtime_ns),
-    }
-
-
-@lru_cache(maxsize=256)
-def _content_digest(path: str, size: int, mtime_ns: int) -> str:
-    """SHA-256 of the file's bytes; ``size`` and ``mtime_ns`` only key the memo (a file changed
-    in place is hashed again), they are never part of the identity."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as file:
-        for block in iter(lambda: file.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def _lines(command: list[str]) -> list[str]:
-    try:
-        result = subprocess.run(command, capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
-        return []
-    return result.stdout.splitlines()
-
-
-def _first_line(command: list[str]) -> str | None:
-    lines = _lines(command)
-    return lines[0] if lines else None
+        return subprocess.run(
+            command, capture_output=True, text=True, timeout=60, env=env, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return subprocess.CompletedProcess(command, 1, "", str(error))
