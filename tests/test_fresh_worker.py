@@ -25,7 +25,9 @@ from .test_cluster import clip_entries, files_of
 
 pytestmark = [pytest.mark.slow, pytest.mark.render, pytest.mark.cluster]
 
-SCENE, CLIP = "2", "02_big_picture"
+SCENE, CLIP, SLUG = "2", "02_big_picture", "big_picture"
+"""The step rendered, its clip's name, and its work folder's (``publish.render.remote``: a
+worker keeps one per client output folder and scene in its scratch directory)."""
 READY_SECONDS = 45 * 60
 """How long the root may take to be made and set up before its worker joins (about 10 min)."""
 STOP_SECONDS = 600
@@ -70,12 +72,13 @@ def test_a_worker_in_a_fresh_debian_root_renders_the_local_clip(tmp_path: Path) 
             refused = [line for line in output.splitlines() if " refused: " in line]
             assert not refused, refused[0]
             assert result.returncode == 0, output
-            # rendered there: by the root's worker, in its scratch folder inside the root
+            # rendered there: by the root's worker, in its scratch folder inside the root (the
+            # clip itself is deleted there once shipped; the scene's TeX and beats stay)
             stream = [task for task in client.get_task_stream() if _is_clip(task)]
             assert stream, "no clip was rendered on the cluster"
             assert {task["worker"] for task in stream} == {there}
             work = root / scratch[there].lstrip("/") / "attention-by-hand"
-            assert list(work.glob("*/*/video/*.mp4")), f"no clip in the worker's {work}"
+            assert list(work.glob(f"*/{SLUG}/*")), f"no {SLUG} work folder in {work}"
         finally:
             _stop(script)
             _left_nothing(log)
