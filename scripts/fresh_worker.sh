@@ -11,7 +11,7 @@
 # shares this machine's network: tcp://127.0.0.1:PORT is a scheduler on this machine. What the
 # worker is given to do is the caller's business (tests/test_fresh_worker.py renders on it).
 #
-# Making and setting up a root takes about 10 minutes on a two-core machine. KEEP_ROOT=1 keeps it (its path is
+# Making and setting up a root takes 4 to 10 minutes on a two-core machine. KEEP_ROOT=1 keeps it (its path is
 # printed); FRESH_ROOT=PATH makes one at PATH the first time, keeps it, and reuses it after
 # (brought to this checkout's commit, then setup.sh, which is quick when nothing changed).
 FRESH_NAME=fresh_worker

@@ -4,7 +4,7 @@ worker renders for this machine's client the clip a local render makes, byte for
 scripts/fresh_worker.sh makes the root (debootstrap minbase plus python3, git and
 ca-certificates), sets it up and starts the worker in a chroot, which shares this machine's
 network, so it joins a scheduler on 127.0.0.1. Marked ``slow`` (making and setting up the root
-takes about 10 minutes, and root): deselected by default, run by ``bash run.sh test -m slow``;
+takes 4 to 10 minutes, and root): deselected by default, run by ``bash run.sh test -m slow``;
 ``FRESH_ROOT=/var/tmp/worker-root`` reuses a root set up before.
 """
 
@@ -29,7 +29,7 @@ SCENE, CLIP, SLUG = "2", "02_big_picture", "big_picture"
 """The step rendered, its clip's name, and its work folder's (``publish.render.remote``: a
 worker keeps one per client output folder and scene in its scratch directory)."""
 READY_SECONDS = 45 * 60
-"""How long the root may take to be made and set up before its worker joins (about 10 min)."""
+"""How long the root may take to be made and set up before its worker joins (4 to 10 min)."""
 STOP_SECONDS = 600
 """How long the script may take to stop its worker, unmount and delete the root (its 3 GB of
 small files took 3 minutes on this machine while others' tests ran)."""
