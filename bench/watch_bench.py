@@ -56,10 +56,11 @@ EDITS: dict[str, Callable[[str], str]] = {
 class Watch:
     """A running ``render.py --watch`` of a lesson copy, and its state."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, quality: str) -> None:
         self.lesson = folder / "lesson.toml"
         self.lesson.write_text(LESSON, "utf-8")
         command = [sys.executable, str(ROOT / "render.py"), "--watch", "--voice", "none"]
+        command += ["--quality", quality]
         self.process = subprocess.Popen(
             [*command, "--lesson", str(self.lesson), "--out", str(folder / "media")]
             + ["--port", "0"],
@@ -224,11 +225,11 @@ def high_one_number(folder: Path, repeat: int) -> dict[str, Any]:
     }
 
 
-def watched(folder: Path, repeat: int) -> dict[str, Any]:
-    """Each edit saved ``repeat`` times while ``--watch`` runs (the page showing step 3), each
-    time undone before the next; the medians, and every run."""
-    results: dict[str, Any] = {}
-    watch = Watch(folder)
+def watched(folder: Path, repeat: int, quality: str) -> dict[str, Any]:
+    """Each edit saved ``repeat`` times while ``--watch --quality quality`` runs (the page
+    showing step 3), each time undone before the next; the medians, and every run."""
+    results: dict[str, Any] = {"quality": quality}
+    watch = Watch(folder, quality)
     try:
         started = time.monotonic()
         watch.until(lambda s: bool(s["done"] and s["clips"]))
@@ -259,13 +260,19 @@ def main(argv: list[str] | None = None) -> int:
         "--reference", action="store_true", help=f"also render.py at {REFERENCE}, the key edit"
     )
     parser.add_argument("--repeat", type=int, default=3, help="runs of each edit (the median)")
+    parser.add_argument(
+        "--watch-quality",
+        default="draft",
+        help="the preview's quality: draft (its default, 480p8) or low (480p15, like for like "
+        "with plain manim -ql and the reference)",
+    )
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     results: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as temporary:
         folder = Path(temporary)
         if not args.skip_watch:
-            results.update(watched(folder, args.repeat))
+            results.update(watched(folder, args.repeat, args.watch_quality))
         if not args.skip_plain:
             results["plain manim -ql, step 3"] = plain_manim(folder, EDITS)
         if args.reference:
