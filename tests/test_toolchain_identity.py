@@ -204,6 +204,35 @@ def test_tex_elsewhere_with_its_databases_reordered_is_the_same_tool(tmp_path: P
     assert theirs == ours
 
 
+def test_tex_whose_languages_were_listed_otherwise_is_the_same_tool(tmp_path: Path) -> None:
+    # Debian writes language.dat as the hyphen-* packages are configured: two machines set up
+    # alike have had two files (a fresh root's worker was refused for it). Patterns only break
+    # a paragraph's lines, and the scenes' TeX sets no paragraph: the file is no part of a tool.
+    var = Path(_kpse("--expand-var=$TEXMFSYSVAR")[0])
+    listed = Path(_kpse("language.dat")[0])
+    assert listed.is_relative_to(var), listed
+    there = tmp_path / "texmf-var"
+    shutil.copytree(var, there, symlinks=True)
+    copy = there / listed.relative_to(var)
+    lines = listed.read_text("utf-8").splitlines()
+    kept = [line for line in lines if not line.startswith(("ukenglish", "=british", "=UKenglish"))]
+    assert kept != lines, "language.dat lists no British English: pick another language"
+    copy.write_text("\n".join(kept) + "\n", "utf-8")
+    databases = [str(Path(p).parent) for p in _kpse("-all", "ls-R") if Path(p).parent != var]
+    env = {
+        **os.environ,
+        "TEXMFSYSVAR": str(there),
+        "TEXMFDBS": ":".join([*databases, str(there)]),
+    }
+    found = subprocess.run(
+        ["kpsewhich", "language.dat"], env=env, capture_output=True, text=True
+    ).stdout.split()
+    assert found == [str(copy)]  # it read the other list
+    assert copy.read_bytes() != listed.read_bytes()
+    theirs = _describe_there(env)
+    assert theirs["tex_files"] == toolchain.describe()["tex_files"]
+
+
 def _reordered(database: str) -> str:
     """An ``ls-R`` listing the same entries in another order: its folders last to first, and
     each folder's entries backwards (its first line, kpathsea's mark, kept first)."""

@@ -72,9 +72,16 @@ TREES = (
 )
 """kpathsea's trees (its ``TEXMF``), by the variables a file's name starts from."""
 
+HYPHENATION = ("/tex/generic/hyph-utf8/", "/tex/generic/hyphen/", "/tex/generic/config/language.")
+"""Where hyphenation patterns and the list of languages to load them for live. They are left
+out: patterns only break a paragraph's lines, and the scenes' TeX sets formulas in maths mode,
+never a paragraph (lesson text never reaches LaTeX: tests/test_hostile_text.py). And they
+differ between machines set up alike: Debian writes ``language.dat`` as the ``hyphen-*``
+packages are configured, and two installs of the same packages have given two files."""
+
 _SECONDS = 120
 _MEMO_NAME = "tex-reads.json"
-_MEMO_VERSION = 1
+_MEMO_VERSION = 2
 _MEMO_ENTRIES = 8
 
 
@@ -145,7 +152,7 @@ def _typeset(trees: dict[str, str], format_file: str) -> TexReads:
         paths = {
             *(p for p in _recorded(work / "formula.fls") if not p.endswith(".fmt")),
             *_searched(drawn.stderr),
-            *format_inputs,
+            *(p for p in format_inputs if not any(part in p for part in HYPHENATION)),
         }
     return TexReads(version, dvisvgm, recipe, {_tree_name(p, trees): p for p in sorted(paths)})
 
