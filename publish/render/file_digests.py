@@ -16,12 +16,15 @@ import json
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-__all__ = ["Facts", "cache_folder", "facts"]
+from publish.media.files import write_text
+
+__all__ = ["Facts", "cache_folder", "facts", "load_memo", "save_memo"]
 
 _MEMO_NAME = "digests.json"
-_MEMO_VERSION = 1
+_MEMO_VERSION = 2
+"""2: the digests under ``entries``, as every memo of :func:`save_memo` keeps them."""
 
 
 class Facts(NamedTuple):
@@ -74,28 +77,33 @@ def _sha256(path: str) -> str | None:
     return digest.hexdigest()
 
 
-def _load() -> dict[str, list[object]]:
+def load_memo(name: str, version: int) -> dict[str, Any]:
+    """The entries of the memo ``name`` in :func:`cache_folder`; empty when it is missing,
+    unreadable or of another ``version``."""
     try:
-        data = json.loads((cache_folder() / _MEMO_NAME).read_text("utf-8"))
+        data = json.loads((cache_folder() / name).read_text("utf-8"))
     except (OSError, ValueError):
         return {}
-    if not isinstance(data, dict) or data.get("version") != _MEMO_VERSION:
+    if not isinstance(data, dict) or data.get("version") != version:
         return {}
-    files = data.get("files")
-    return files if isinstance(files, dict) else {}
+    entries = data.get("entries")
+    return entries if isinstance(entries, dict) else {}
+
+
+def save_memo(name: str, version: int, entries: dict[str, Any]) -> None:
+    """Write the memo ``name`` whole, atomically; a concurrent run's entries may be lost, and
+    are made again when next asked for. A memo that cannot be written costs time only."""
+    with contextlib.suppress(OSError):
+        cache_folder().mkdir(parents=True, exist_ok=True)
+        text = json.dumps({"version": version, "entries": entries})
+        write_text(cache_folder() / name, text)
+
+
+def _load() -> dict[str, list[object]]:
+    return load_memo(_MEMO_NAME, _MEMO_VERSION)
 
 
 def _save(memo: dict[str, list[object]]) -> None:
-    """Write the memo whole, without the entries of files gone since (a test's copies); a
-    concurrent run's entries may be lost, and are hashed again when next asked for. A memo
-    that cannot be written costs time only."""
+    """Without the entries of files gone since (a test's copies)."""
     kept = {path: entry for path, entry in memo.items() if os.path.exists(path)}
-    folder = cache_folder()
-    staged = folder / f".{_MEMO_NAME}.{os.getpid()}"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        staged.write_text(json.dumps({"version": _MEMO_VERSION, "files": kept}), "utf-8")
-        staged.replace(folder / _MEMO_NAME)
-    except OSError:
-        with contextlib.suppress(OSError):
-            staged.unlink(missing_ok=True)
+    save_memo(_MEMO_NAME, _MEMO_VERSION, kept)

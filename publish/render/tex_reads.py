@@ -20,7 +20,6 @@ the environment that steers kpathsea are unchanged.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
@@ -34,7 +33,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from publish.render.file_digests import cache_folder
+from publish.render.file_digests import load_memo, save_memo
 
 __all__ = ["FORMAT_RECIPE", "SAMPLE", "TREES", "TexReads", "tex_reads"]
 
@@ -245,26 +244,10 @@ def _first_line(command: list[str]) -> str:
 
 
 def _load() -> dict[str, dict[str, Any]]:
-    try:
-        data = json.loads((cache_folder() / _MEMO_NAME).read_text("utf-8"))
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict) or data.get("version") != _MEMO_VERSION:
-        return {}
-    entries = data.get("entries")
-    return entries if isinstance(entries, dict) else {}
+    return load_memo(_MEMO_NAME, _MEMO_VERSION)
 
 
 def _save(memo: dict[str, dict[str, Any]], latest: str) -> None:
     """Keep the :data:`_MEMO_ENTRIES` latest entries (a test's other trees among them)."""
     order = [key for key in memo if key != latest][-(_MEMO_ENTRIES - 1) :] + [latest]
-    folder = cache_folder()
-    staged = folder / f".{_MEMO_NAME}.{os.getpid()}"
-    entries = {key: memo[key] for key in order}
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        staged.write_text(json.dumps({"version": _MEMO_VERSION, "entries": entries}), "utf-8")
-        staged.replace(folder / _MEMO_NAME)
-    except OSError:
-        with contextlib.suppress(OSError):
-            staged.unlink(missing_ok=True)
+    save_memo(_MEMO_NAME, _MEMO_VERSION, {key: memo[key] for key in order})
