@@ -32,6 +32,8 @@ from pathlib import Path
 from xml.etree import ElementTree
 from xml.sax.saxutils import escape
 
+from .generated import write_or_check
+
 __all__ = [
     "CONFIG",
     "PACKAGES",
@@ -184,37 +186,10 @@ def config_text(fonts: Iterable[str], rules: Iterable[str] = RULES) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Write :data:`CONFIG` from the installed packages (``--check``: exit 1 when it differs).
-
-    Parameters
-    ----------
-    argv
-        ``[]`` or ``["--check"]``.
-
-    Returns
-    -------
-    int
-        0 when written (or current), 1 when ``--check`` finds it stale, 2 for bad arguments or
-        a package that is not installed.
-    """
+    """Write :data:`CONFIG` from the installed packages (``--check``: exit 1 when it differs;
+    2 for bad arguments or a package that is not installed)."""
     args = sys.argv[1:] if argv is None else argv
-    if args not in ([], ["--check"]):
-        print("usage: python -m attention_core.fontset [--check]", file=sys.stderr)
-        return 2
-    try:
-        text = config_text(package_fonts())
-    except OSError as error:
-        print(f"fontset: {error}", file=sys.stderr)
-        return 2
-    if args:
-        current = CONFIG.read_text("utf-8") if CONFIG.exists() else ""
-        if current != text:
-            print(f"{CONFIG}: stale; run python -m attention_core.fontset", file=sys.stderr)
-            return 1
-        return 0
-    CONFIG.write_text(text, "utf-8")
-    print(CONFIG)
-    return 0
+    return write_or_check("fontset", CONFIG, lambda: config_text(package_fonts()), args)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from .generated import write_or_check
 from .lesson import LIMITS, VOICES
 from .matrix import MASKS
 from .steps import DEFAULT_STEPS, KINDS
@@ -431,32 +432,11 @@ def text() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Write the schema beside the default lesson (``--check``: exit 1 when it is stale).
-
-    Parameters
-    ----------
-    argv
-        ``[]`` or ``["--check"]``.
-
-    Returns
-    -------
-    int
-        0 when written (or current), 1 when ``--check`` finds it stale, 2 for bad arguments.
-    """
+    """Write the schema beside the default lesson (``--check``: exit 1 when it is stale; 2 for
+    bad arguments)."""
     args = sys.argv[1:] if argv is None else argv
     path = Path(str(resources.files("attention_core").joinpath(FILE)))
-    if args == ["--check"]:
-        current = path.read_text("utf-8") if path.exists() else ""
-        if current != text():
-            print(f"{path}: stale; run python -m attention_core.schema", file=sys.stderr)
-            return 1
-        return 0
-    if args:
-        print("usage: python -m attention_core.schema [--check]", file=sys.stderr)
-        return 2
-    path.write_text(text(), "utf-8")
-    print(path)
-    return 0
+    return write_or_check("schema", path, text, args)
 
 
 if __name__ == "__main__":
