@@ -150,6 +150,13 @@ def parser() -> argparse.ArgumentParser:
         "its id) or none (silent clips paced for reading); default: the lesson's voice",
     )
     p.add_argument(
+        "--described",
+        action="store_true",
+        help="also write NAME_described.mp4: the descriptions of what the screen shows spoken "
+        "in the narration's pauses, the picture held where one does not fit (in a course, "
+        "each lesson's); where nothing holds, NAME.mp4 carries it as a second sound track",
+    )
+    p.add_argument(
         "--script",
         type=Path,
         metavar="FILE",
@@ -208,6 +215,8 @@ def main(argv: list[str] | None = None) -> int:
         return _bad(f"--transparent needs --format mov or webm ({args.fmt} has no alpha channel)")
     if args.slides and args.fmt not in SLIDE_FORMATS:
         return _bad(f"--slides needs --format mp4 (PowerPoint cannot play {args.fmt})")
+    if args.described and (args.fmt != "mp4" or args.transparent):
+        return _bad("--described needs --format mp4 without --transparent (an AAC second track)")
     course = load_course(args)
     if isinstance(course, str):
         return _bad(course)
@@ -238,6 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     from publish.render import preview
     from publish.render.claim import OutputTrouble, claimed, trouble
     from publish.render.cluster import ClusterError
+    from publish.render.described import describer_for
     from publish.render.options import RunOptions
     from publish.render.pipeline import publish, terminate_on_sigterm
     from publish.render.progress import make_display
@@ -252,8 +262,9 @@ def main(argv: list[str] | None = None) -> int:
         force=args.force,
         slides=args.slides,
         scheduler=args.scheduler,
+        described=args.described,
     )
-    plans, problems = [], []
+    plans, problems, said = [], [], []
     for number, entry in enumerate(course.lessons, start=1):
         where = f"lesson {number} ({entry.source}): " if course.is_course else ""
         try:
@@ -261,8 +272,19 @@ def main(argv: list[str] | None = None) -> int:
         except VoiceError as error:
             problems.append(f"{where}{error}")
             continue
-        each = plan(entry.lesson, run.lesson(voice, entry.name, entry.stem), args.scene)
+        describer = None
+        if args.described and rendering and not args.watch:
+            try:
+                describer, why = describer_for(voice, entry.lesson)
+            except VoiceError as error:
+                problems.append(f"{where}{error}")
+                continue
+            said += [f"{where}{why}"] if why else []
+        options = run.lesson(voice, entry.name, entry.stem, describer)
+        each = plan(entry.lesson, options, args.scene)
         unable = None if voice is None else voice_problem(voice)
+        if not unable and describer is not None and describer != voice:
+            unable = voice_problem(describer)
         if unable:
             problems.append(f"{where}{unable}")
             continue
@@ -273,6 +295,8 @@ def main(argv: list[str] | None = None) -> int:
         plans.append(each)
     if problems:
         return _bad(*problems)
+    for line in said:
+        print(f"render.py: {line}", flush=True)
     # --script, --watch, --list and --dry-run take one lesson (load_course sees to it).
     one = plans[0]
     if args.script:

@@ -18,7 +18,6 @@ from numpy.typing import NDArray
 from publish.media.described_video import codec_types
 from publish.media.ffmpeg import ffmpeg
 from publish.media.holds import Hold, Placed
-
 from publish.narration.level import RATE
 from publish.narration.script import spoken
 from publish.narration.voices import Narrator
@@ -41,8 +40,7 @@ def speak(narrator: Narrator, words: Mapping[str, str], texts: Sequence[str]) ->
     """Each description's stored speech (None where a beat has none), said by ``narrator`` at
     its own pace: a description is heard, not read against a caption."""
     return [
-        narrator.say("description", spoken(text, words)) if text.strip() else None
-        for text in texts
+        narrator.say("description", spoken(text, words)) if text.strip() else None for text in texts
     ]
 
 

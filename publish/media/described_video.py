@@ -141,4 +141,6 @@ def add_described_track(plain: Path, sound: Path, *, language: str, title: str) 
 def _second(suffix: str) -> list[str]:
     """The second track's encoding: the first's (:func:`encoding`), for stream ``a:1`` only."""
     options = encoding(suffix)
-    return [f"{option.split(':')[0]}:a:1" if option.startswith("-") else option for option in options]
+    return [
+        f"{option.split(':')[0]}:a:1" if option.startswith("-") else option for option in options
+    ]

@@ -9,9 +9,11 @@ player need to know (:func:`later`, :func:`earlier`).
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from publish.media.captions import Cue, milliseconds
 from publish.media.manifest import Chapter
@@ -21,7 +23,9 @@ __all__ = [
     "Hold",
     "Pause",
     "Placed",
+    "described_name",
     "earlier",
+    "holds_of",
     "later",
     "place",
     "shift_chapters",
@@ -130,3 +134,15 @@ def shift_chapters(chapters: Sequence[Chapter], holds: Sequence[Hold]) -> list[C
         Chapter(chapter.title, later(chapter.start, holds), later(chapter.end, holds))
         for chapter in chapters
     ]
+
+
+def described_name(full: str) -> str:
+    """``attention_by_hand_described.mp4`` beside ``attention_by_hand.mp4``."""
+    path = Path(full)
+    return f"{path.stem}_described{path.suffix}"
+
+
+def holds_of(sidecar: Path) -> list[Hold]:
+    """The holds a described video's JSON sidecar (``…_described.json``) lists."""
+    data = json.loads(sidecar.read_text("utf-8"))
+    return [Hold(float(at), float(length)) for at, length in data["holds"]]

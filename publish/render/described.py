@@ -23,14 +23,28 @@ from publish.media.captions import milliseconds, parse_srt, to_srt, to_vtt
 from publish.media.described_sound import described_track, heard, speak, spoken_until
 from publish.media.described_video import add_described_track, codec_types, write_described
 from publish.media.files import sha256, write_text
-from publish.media.holds import Hold, Pause, place, shift_chapters, shift_cues
+from publish.media.holds import (
+    Hold,
+    Pause,
+    described_name,
+    holds_of,
+    place,
+    shift_chapters,
+    shift_cues,
+)
 from publish.media.manifest import ClipEntry, FullEntry
 from publish.narration.soundtrack import iso639_2
-from publish.narration.voices import Narrator, seconds
+from publish.narration.voices import JOE, Narrator, Voice, VoiceError, choose_voice, seconds
 from publish.render.cache import source_digest
 from scenes import style
 
-__all__ = ["SOURCES", "Described", "describe_lesson", "described_name", "holds_of"]
+__all__ = [
+    "SOURCES",
+    "Described",
+    "describe_lesson",
+    "describer_for",
+    "remove_described",
+]
 
 SOURCES = (
     "publish.render.described",
@@ -54,16 +68,35 @@ class Described:
     cached: bool = False
 
 
-def described_name(full: str) -> str:
-    """``attention_by_hand_described.mp4`` beside ``attention_by_hand.mp4``."""
-    path = Path(full)
-    return f"{path.stem}_described{path.suffix}"
+def describer_for(voice: Voice | None, lesson: Lesson) -> tuple[Voice, str | None]:
+    """Who speaks the lesson's descriptions, and the line to print where it is not the
+    narrator: a silent lesson (``--voice none``) or one read from recordings (which hold no
+    description) has them spoken by the default voice of its language, which a lecturer asking
+    for a described version expects to hear. Raise :class:`VoiceError` where there is none."""
+    if voice is not None and voice.kind != "recordings":
+        return voice, None
+    narration = "silent (--voice none)" if voice is None else "recorded, one file per beat"
+    language = lesson.words["common.word.language"]
+    if language.split("-")[0] != "en":
+        raise VoiceError(
+            f"--described: the narration is {narration} and no voice speaks {language!r} by "
+            f"default: pass --voice espeak (espeak-ng speaks it) or --voice PATH.onnx (a Piper "
+            f"voice) to speak the descriptions"
+        )
+    default = choose_voice(JOE, lesson)
+    assert default is not None  # only "none" chooses no voice
+    return default, (
+        f"--described: the narration is {narration}, so the descriptions are spoken by {JOE}, "
+        "the default voice (pass --voice to choose another)"
+    )
 
 
-def holds_of(sidecar: Path) -> list[Hold]:
-    """The holds a described video's JSON sidecar lists."""
-    data = json.loads(sidecar.read_text("utf-8"))
-    return [Hold(float(at), float(length)) for at, length in data["holds"]]
+def remove_described(folder: Path, full: str) -> None:
+    """Remove the described video of an earlier ``full`` and its files: joined again without
+    ``--described``, the whole video no longer matches it (nor its holds the page's player)."""
+    target = folder / described_name(full)
+    for path in (target, *(target.with_suffix(s) for s in (".json", ".srt", ".vtt"))):
+        path.unlink(missing_ok=True)
 
 
 def describe_lesson(
