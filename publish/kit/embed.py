@@ -10,6 +10,8 @@ from pathlib import Path
 from attention_core import Lesson, Words
 from publish.kit import transcript
 from publish.kit.beats import Step, clock
+from publish.kit.described_toggle import STYLE as described_toggle_style
+from publish.kit.described_toggle import described_toggle
 from publish.kit.webpage import STYLE_BASE, html_attribute, html_text, page
 from publish.media.manifest import FullEntry
 
@@ -71,7 +73,7 @@ def _whole(
         f"<h2>{html_text(words['page.heading.whole'])}</h2>",
         player(lesson, steps, full, mime, folder),
         f"<p class=muted>{html_text(words['page.line.chapters'])}</p>",
-        f"<ol class=chapters>{chapters}</ol>",
+        f'<ol class=chapters data-video="whole">{chapters}</ol>',
     ]
 
 
@@ -91,14 +93,16 @@ def player(
     words = lesson.words
     poster = f' poster="{html_attribute(prefix + steps[0].clip.poster.file)}"' if steps else ""
     vtt = next((ref.file for ref in full.captions if ref.file.endswith(".vtt")), None)
-    return (
-        "<div class=player>"
+    screen = (
         f'<video id="{html_attribute(video)}" controls preload="auto"{poster}>'
         f'<source src="{html_attribute(prefix + full.file)}" type="{mime}">'
         f"{_track(vtt, folder, words)}"
         f"{_described(f'{Path(full.file).stem}.descriptions.vtt', folder, words)}</video>"
-        f"{transcript.interactive(lesson, steps, full, video)}</div>"
     )
+    toggle = described_toggle(full.file, folder, words, video, prefix)
+    if toggle:  # under the video, in the player's first column
+        screen = f"<div>{screen}{toggle}</div>"
+    return f"<div class=player>{screen}{transcript.interactive(lesson, steps, full, video)}</div>"
 
 
 def _step(step: Step, mime: str, folder: Path, words: Words) -> list[str]:
@@ -154,6 +158,7 @@ PLAYER_STYLE = (
 video { width: 100%; max-width: 854px; background: #000; border-radius: 6px; display: block; }
 """
     + transcript.STYLE
+    + described_toggle_style
 )
 """What :func:`player` needs of a page's style."""
 
