@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from publish.media.described_video import codec_types
+from publish.media.described_video import streams
 from publish.media.ffmpeg import ffmpeg
 from publish.media.holds import Hold, Placed
 from publish.narration.level import RATE
@@ -46,9 +46,8 @@ def speak(narrator: Narrator, words: Mapping[str, str], texts: Sequence[str]) ->
 
 def heard(video: Path, work: Path) -> Samples:
     """The video's first sound track as 48 kHz mono samples (none for a silent video)."""
-    if "audio" not in codec_types(video):
+    if not any(kind == "audio" for kind, _ in streams(video)):
         return np.zeros(0, dtype=np.int16)
-    work.mkdir(parents=True, exist_ok=True)
     target = work / "plain.wav"
     ffmpeg("-i", str(video), "-map", "0:a:0", "-af", MONO, "-ar", str(RATE), str(target))
     samples = _read(target)

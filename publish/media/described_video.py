@@ -21,20 +21,25 @@ from publish.media.join import ffmetadata
 from publish.media.manifest import Chapter
 from publish.narration.soundtrack import encoding
 
-__all__ = ["ENCODER", "add_described_track", "codec_types", "held_filter", "write_described"]
+__all__ = ["ENCODER", "add_described_track", "held_filter", "streams", "write_described"]
 
 ENCODER = ["-c:v", "libx264", "-preset", "veryfast", "-crf", "18", "-pix_fmt", "yuv420p"]
 """The held picture's encoding: near the clips' look, fast enough to redo a lesson at 1080p."""
 
 
-def codec_types(path: Path) -> list[str]:
-    """The kinds of the file's streams, in order (``video``, ``audio``, ``subtitle``…)."""
-    command = ["ffprobe", "-v", "error", "-of", "json", "-show_entries", "stream=codec_type"]
+def streams(path: Path) -> list[tuple[str, str]]:
+    """The file's streams, in order: each one's kind (``video``, ``audio``, ``subtitle``…) and
+    title (empty where it has none)."""
+    command = ["ffprobe", "-v", "error", "-of", "json", "-show_entries"]
+    command += ["stream=codec_type:stream_tags=title"]
     try:
         result = subprocess.run([*command, str(path)], capture_output=True, text=True, check=True)
     except (OSError, subprocess.CalledProcessError) as error:
         raise ToolError(f"ffprobe {path.name}: {error}") from error
-    return [str(s.get("codec_type", "")) for s in json.loads(result.stdout).get("streams", [])]
+    return [
+        (str(s.get("codec_type", "")), str(s.get("tags", {}).get("title", "")))
+        for s in json.loads(result.stdout).get("streams", [])
+    ]
 
 
 def held_filter(holds: Sequence[Hold], fps: float) -> str:
@@ -100,11 +105,15 @@ def write_described(
 
 def add_described_track(plain: Path, sound: Path, *, language: str, title: str) -> None:
     """Rewrite ``plain`` with ``sound`` (the described narration, as long as the picture) as a
-    second sound track, tagged ``language`` and ``title``, not played by default; everything
-    else copied as it is. A described track made before is replaced, never added to."""
-    kinds = codec_types(plain)
-    keep = ["-map", "0:v:0", "-map", "0:a:0"]
-    keep += ["-map", "0:s:0"] if "subtitle" in kinds else []
+    sound track after its narration (the first, in a silent lesson), tagged ``language`` and
+    ``title``, not played by default; everything else copied as it is. A described track made
+    before (one titled ``title``) is replaced, never added to."""
+    found = streams(plain)
+    audio = [i for i, (kind, name) in enumerate(found) if kind == "audio" and name != title]
+    keep = ["-map", "0:v:0"] + (["-map", f"0:{audio[0]}"] if audio else [])
+    keep += ["-map", "0:s:0"] if any(kind == "subtitle" for kind, _ in found) else []
+    index = 1 if audio else 0
+    disposition = ["-disposition:a:0", "default"] if audio else []
     with replacing(plain) as temporary:
         ffmpeg(
             "-i",
@@ -120,14 +129,13 @@ def add_described_track(plain: Path, sound: Path, *, language: str, title: str) 
             "0",
             "-c",
             "copy",
-            *_second(plain.suffix),
-            "-metadata:s:a:1",
+            *_track(plain.suffix, index),
+            f"-metadata:s:a:{index}",
             f"language={language}",
-            "-metadata:s:a:1",
+            f"-metadata:s:a:{index}",
             f"title={title}",
-            "-disposition:a:0",
-            "default",
-            "-disposition:a:1",
+            *disposition,
+            f"-disposition:a:{index}",
             "0",
             "-fflags",
             "+bitexact",
@@ -138,9 +146,9 @@ def add_described_track(plain: Path, sound: Path, *, language: str, title: str) 
         )
 
 
-def _second(suffix: str) -> list[str]:
-    """The second track's encoding: the first's (:func:`encoding`), for stream ``a:1`` only."""
-    options = encoding(suffix)
+def _track(suffix: str, index: int) -> list[str]:
+    """The narration's encoding (:func:`encoding`), for sound stream ``index`` only."""
     return [
-        f"{option.split(':')[0]}:a:1" if option.startswith("-") else option for option in options
+        f"{option.split(':')[0]}:a:{index}" if option.startswith("-") else option
+        for option in encoding(suffix)
     ]

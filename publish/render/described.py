@@ -21,7 +21,7 @@ from publish.kit.beats import steps_of
 from publish.kit.describe import described
 from publish.media.captions import milliseconds, parse_srt, to_srt, to_vtt
 from publish.media.described_sound import described_track, heard, speak, spoken_until
-from publish.media.described_video import add_described_track, codec_types, write_described
+from publish.media.described_video import add_described_track, streams, write_described
 from publish.media.files import sha256, write_text
 from publish.media.holds import (
     Hold,
@@ -115,9 +115,11 @@ def describe_lesson(
     steps = steps_of(folder, clips, write=False)
     texts = [text for step in steps for text in described(words, step)]
     key = _key(clips, narrator, texts)
-    found = _cached(sidecar, target, plain, key)
+    track = words["page.word.described_audio"]
+    found = _cached(sidecar, target, plain, key, track)
     if found is not None:
         return found
+    work.mkdir(parents=True, exist_ok=True)
     samples = heard(plain, work)
     pauses, offset = [], 0.0
     for step, clip in zip(steps, clips, strict=True):
@@ -153,13 +155,11 @@ def describe_lesson(
         chapters=shift_chapters(full.chapters, holds),
         subtitles=subtitles,
         language=language,
-        track=words["page.word.described_audio"],
+        track=track,
         work=work,
     )
     if not holds:
-        add_described_track(
-            plain, sound, language=language, title=words["page.word.described_audio"]
-        )
+        add_described_track(plain, sound, language=language, title=track)
     sound.unlink(missing_ok=True)
     record = {
         "key": key,
@@ -192,7 +192,7 @@ def _key(clips: Sequence[ClipEntry], narrator: Narrator, texts: Sequence[str]) -
     return hashlib.sha256(json.dumps(parts, ensure_ascii=False).encode()).hexdigest()
 
 
-def _cached(sidecar: Path, target: Path, plain: Path, key: str) -> Described | None:
+def _cached(sidecar: Path, target: Path, plain: Path, key: str, title: str) -> Described | None:
     """The described video made before with ``key``, if it and the plain video's second
     track (where it needs one) are still there."""
     try:
@@ -202,6 +202,6 @@ def _cached(sidecar: Path, target: Path, plain: Path, key: str) -> Described | N
         holds = holds_of(sidecar)
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    if not holds and codec_types(plain).count("audio") < 2:
+    if not holds and ("audio", title) not in streams(plain):
         return None
     return Described(target, tuple(holds), not holds, _note(target, plain, holds), cached=True)
