@@ -29,15 +29,15 @@ ENCODER = ["-c:v", "libx264", "-preset", "veryfast", "-crf", "18", "-pix_fmt", "
 
 def streams(path: Path) -> list[tuple[str, str]]:
     """The file's streams, in order: each one's kind (``video``, ``audio``, ``subtitle``…) and
-    title (empty where it has none)."""
+    name (:func:`_named`; empty where it has none)."""
     command = ["ffprobe", "-v", "error", "-of", "json", "-show_entries"]
-    command += ["stream=codec_type:stream_tags=title"]
+    command += ["stream=codec_type:stream_tags=handler_name"]
     try:
         result = subprocess.run([*command, str(path)], capture_output=True, text=True, check=True)
     except (OSError, subprocess.CalledProcessError) as error:
         raise ToolError(f"ffprobe {path.name}: {error}") from error
     return [
-        (str(s.get("codec_type", "")), str(s.get("tags", {}).get("title", "")))
+        (str(s.get("codec_type", "")), str(s.get("tags", {}).get("handler_name", "")))
         for s in json.loads(result.stdout).get("streams", [])
     ]
 
@@ -78,7 +78,7 @@ def write_described(
     maps = ["-map", "0:v:0", "-map", "1:a:0"]
     codecs = ["-c:v", "copy"] if not holds else ["-vf", held_filter(holds, fps), *ENCODER]
     codecs += [*encoding(target.suffix), "-metadata:s:a:0", f"language={language}"]
-    codecs += ["-metadata:s:a:0", f"title={track}"]
+    codecs += _named(0, track)
     if subtitles is not None and target.suffix in SUBTITLED:
         inputs += ["-i", str(subtitles)]
         maps += ["-map", "3:s:0"]
@@ -132,8 +132,7 @@ def add_described_track(plain: Path, sound: Path, *, language: str, title: str) 
             *_track(plain.suffix, index),
             f"-metadata:s:a:{index}",
             f"language={language}",
-            f"-metadata:s:a:{index}",
-            f"title={title}",
+            *_named(index, title),
             *disposition,
             f"-disposition:a:{index}",
             "0",
@@ -144,6 +143,14 @@ def add_described_track(plain: Path, sound: Path, *, language: str, title: str) 
             *container_flags(plain.suffix),
             str(temporary),
         )
+
+
+def _named(index: int, name: str) -> list[str]:
+    """Sound stream ``index`` named ``name``: MP4 keeps a track's name as its handler's name
+    (players list it; ffprobe calls it ``handler_name``), and drops a ``title`` tag."""
+    return [f"-metadata:s:a:{index}", f"title={name}", f"-metadata:s:a:{index}"] + [
+        f"handler_name={name}"
+    ]
 
 
 def _track(suffix: str, index: int) -> list[str]:
