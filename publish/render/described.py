@@ -22,6 +22,7 @@ from publish.kit.describe import described
 from publish.media.captions import milliseconds, parse_srt, to_srt, to_vtt
 from publish.media.described_sound import described_track, heard, speak, spoken_until
 from publish.media.described_video import add_described_track, streams, write_described
+from publish.media.ffmpeg import probe
 from publish.media.files import sha256, write_text
 from publish.media.holds import (
     Hold,
@@ -66,6 +67,16 @@ class Described:
     """The plain video carries the described narration too (nothing held)."""
     note: str
     cached: bool = False
+
+    @property
+    def row(self) -> tuple[str, str, float, int]:
+        """Its line of the closing table: file, state, duration, size."""
+        duration = probe(self.file).duration
+        return self.file.name, "cached" if self.cached else "described", duration, self.size
+
+    @property
+    def size(self) -> int:
+        return self.file.stat().st_size
 
 
 def describer_for(voice: Voice | None, lesson: Lesson) -> tuple[Voice, str | None]:

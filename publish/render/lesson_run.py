@@ -69,6 +69,7 @@ class LessonRun:
     described: list[str] = field(default_factory=list)
     """What ``--described`` made or why it could not: the lines the run prints."""
     described_failed: bool = False
+    described_row: tuple[str, str, float, int] | None = None
 
     @property
     def lesson(self) -> Lesson:
@@ -288,6 +289,9 @@ class LessonRun:
         ]
         if full:
             rows.append(SummaryRow(prefix + full[0].file, full[1], full[0].duration, full[0].size))
+        if self.described_row:
+            name, state, duration, size = self.described_row
+            rows.append(SummaryRow(prefix + name, state, duration, size))
         notes = [f"step {s.step} ({s.__name__}) failed: {m}" for s, m in self.failures.items()]
         notes += [self.join_failure] if self.join_failure else []
         notes += self.described
@@ -322,6 +326,7 @@ class LessonRun:
             self.described_failed = True
             return full
         self.described.append(made.note)
+        self.described_row = made.row
         if made.second_track and not made.cached:  # the plain video was rewritten with it
             entry = self.options.folder / full[0].file
             updated = replace(full[0], size=entry.stat().st_size, sha256=sha256(entry))
