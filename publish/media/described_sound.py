@@ -22,7 +22,7 @@ from publish.narration.level import RATE
 from publish.narration.script import spoken
 from publish.narration.voices import Narrator
 
-__all__ = ["SPEAKING", "described_track", "heard", "speak", "spoken_until"]
+__all__ = ["MONO", "SPEAKING", "Samples", "described_track", "heard", "speak", "spoken_until"]
 
 SPEAKING = 10 ** (-40 / 20) * 32768
 """A sample above -40 dBFS is speech: the AAC-coded silence between beats stays far under it,

@@ -17,10 +17,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from attention_core import Lesson
-from publish.kit.beats import steps_of
+from publish.kit.beats import Step, steps_of
 from publish.kit.describe import described
 from publish.media.captions import milliseconds, parse_srt, to_srt, to_vtt
-from publish.media.described_sound import described_track, heard, speak, spoken_until
+from publish.media.described_sound import (
+    Samples,
+    described_track,
+    heard,
+    speak,
+    spoken_until,
+)
 from publish.media.described_video import add_described_track, streams, write_described
 from publish.media.ffmpeg import probe
 from publish.media.files import sha256, write_text
@@ -132,17 +138,9 @@ def describe_lesson(
         return found
     work.mkdir(parents=True, exist_ok=True)
     samples = heard(plain, work)
-    pauses, offset = [], 0.0
-    for step, clip in zip(steps, clips, strict=True):
-        for beat in step.beats:
-            start, end = offset + beat.start, offset + beat.end
-            pauses.append(Pause(start, spoken_until(samples, start, end), end, ""))
-        offset += milliseconds(clip.duration) / 1000
-    pauses = [
-        Pause(p.start, p.spoken_until, p.end, text) for p, text in zip(pauses, texts, strict=True)
-    ]
     speech = speak(narrator, words, texts)
     lengths = [seconds(path) if path is not None else 0.0 for path in speech]
+    pauses = _pauses(steps, clips, samples, texts)
     placed, holds = place(pauses, lengths, 1 / full.fps, style.BREATH)
     spoken = [path for path in speech if path is not None]
     sound = described_track(
@@ -180,6 +178,21 @@ def describe_lesson(
     }
     write_text(sidecar, json.dumps(record, indent=2, ensure_ascii=False) + "\n")
     return Described(target, tuple(holds), not holds, _note(target, plain, holds))
+
+
+def _pauses(
+    steps: Sequence[Step], clips: Sequence[ClipEntry], samples: Samples, texts: Sequence[str]
+) -> list[Pause]:
+    """Every beat of the whole video, timed as the clips are joined (back to back, each to
+    the millisecond, as its chapter), with where its words are last heard and its description."""
+    beats, offset = [], 0.0
+    for step, clip in zip(steps, clips, strict=True):
+        beats += [(offset + beat.start, offset + beat.end) for beat in step.beats]
+        offset += milliseconds(clip.duration) / 1000
+    return [
+        Pause(start, spoken_until(samples, start, end), end, text)
+        for (start, end), text in zip(beats, texts, strict=True)
+    ]
 
 
 def _note(target: Path, plain: Path, holds: Sequence[Hold]) -> str:
