@@ -111,6 +111,28 @@ def test_described_without_mp4_is_refused_in_one_line(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.render
+def test_where_nothing_holds_the_plain_video_carries_the_described_track(
+    narrated: Path, tmp_path: Path
+) -> None:
+    """The second track as a lesson whose descriptions all fit gets it (today's descriptions
+    never all fit, so it is made here from a narrated clip, as ``--described`` makes it)."""
+    plain = tmp_path / "01_title.mp4"
+    shutil.copy(narrated / LOW.name / plain.name, plain)
+    sound = described_track(heard(plain, tmp_path), _duration(plain), [], [], tmp_path / "s.wav")
+    for _ in range(2):  # a second run replaces the described track, never adds one
+        add_described_track(plain, sound, language="eng", title=DESCRIBED_TRACK)
+    command = ["ffprobe", "-v", "error", "-show_streams", "-of", "json", str(plain)]
+    probed = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
+    audio = [s for s in probed["streams"] if s["codec_type"] == "audio"]
+    assert len(audio) == 2
+    assert [a["disposition"]["default"] for a in audio] == [1, 0]
+    assert audio[1]["tags"]["language"] == "eng"
+    assert audio[1]["tags"]["handler_name"] == DESCRIBED_TRACK  # MP4's name for a track
+    assert any(s["codec_type"] == "subtitle" for s in probed["streams"])
+    assert _loudness(plain, "0:a:1") == pytest.approx(-16, abs=1)
+
+
 # --- the narrated lesson described ----------------------------------------------------------
 
 
@@ -252,28 +274,6 @@ def test_the_files_pass_ffprobe_and_both_tracks_are_at_minus_16_lufs(
     # where a hold was needed, the plain video keeps its one sound track, and the run says why
     assert [kind for kind, _ in streams(described.plain)].count("audio") == 1
     assert f"so {FULL_NAME}.mp4 has no described track" in described.stdout
-
-
-@pytest.mark.render
-def test_where_nothing_holds_the_plain_video_carries_the_described_track(
-    narrated: Path, tmp_path: Path
-) -> None:
-    """The second track as a lesson whose descriptions all fit gets it (today's descriptions
-    never all fit, so it is made here from a narrated clip, as ``--described`` makes it)."""
-    plain = tmp_path / "01_title.mp4"
-    shutil.copy(narrated / LOW.name / plain.name, plain)
-    sound = described_track(heard(plain, tmp_path), _duration(plain), [], [], tmp_path / "s.wav")
-    for _ in range(2):  # a second run replaces the described track, never adds one
-        add_described_track(plain, sound, language="eng", title=DESCRIBED_TRACK)
-    command = ["ffprobe", "-v", "error", "-show_streams", "-of", "json", str(plain)]
-    probed = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
-    audio = [s for s in probed["streams"] if s["codec_type"] == "audio"]
-    assert len(audio) == 2
-    assert [a["disposition"]["default"] for a in audio] == [1, 0]
-    assert audio[1]["tags"]["language"] == "eng"
-    assert audio[1]["tags"]["handler_name"] == DESCRIBED_TRACK  # MP4's name for a track
-    assert any(s["codec_type"] == "subtitle" for s in probed["streams"])
-    assert _loudness(plain, "0:a:1") == pytest.approx(-16, abs=1)
 
 
 @pytest.mark.browser
