@@ -35,6 +35,7 @@ from publish.narration.voices import VoiceError
 from publish.presets import FULL_NAME
 from publish.render.described import describer_for
 from tests.conftest import LOW, ROOT, cli
+from tests.test_accessibility import AXE, TAGS
 from tests.test_lecture_kit import Visit, browser  # noqa: F401 (browser: a fixture)
 
 FRAME = 1 / 15
@@ -295,6 +296,13 @@ def test_the_toggle_swaps_the_player_at_the_same_moment(
         f"Math.abs(document.getElementById('whole').currentTime - {moment + first.length}) < 0.1"
     )
     assert toggle.get_attribute("aria-pressed") == "true"
+    page.add_script_tag(path=str(AXE))  # the page, the toggle pressed, held to WCAG 2.1 AA
+    found = page.evaluate(
+        "async (tags) => (await axe.run(document, { runOnly: { type: 'tag', values: tags } }))"
+        ".violations.map((v) => v.id)",
+        TAGS,
+    )
+    assert found == []
     toggle.click()
     page.wait_for_function(
         "!document.getElementById('whole').currentSrc.endsWith('_described.mp4')"
