@@ -6,6 +6,7 @@ python render.py --list                    # the steps and how long each runs
 python render.py --slides                  # also an HTML deck and a .pptx to present from
 python render.py --check-lesson FILE       # validate a lesson and print what it will show
 python render.py --voice espeak            # narrated by espeak-ng (default: Piper's joe)
+python render.py --described               # also an audio-described video, NAME_described.mp4
 python render.py --script FILE             # the narration script, to record your own voice
 python render.py --course course.toml      # a course: each lesson in a folder, one index page
 """
