@@ -207,7 +207,6 @@ def test_holds_add_exactly_the_missing_time(described: Described) -> None:
     """The described video lasts the plain one and its holds; each description ends, a pause
     after, before its beat does, and a held beat would end too soon held a frame less."""
     holds = described.holds
-    assert holds, "today's descriptions do not all fit their pauses"
     total = sum(hold.length for hold in holds)
     assert _duration(described.video) == pytest.approx(_duration(described.plain) + total, abs=0.1)
     manifest = json.loads((described.folder / "manifest.json").read_text("utf-8"))
@@ -272,9 +271,15 @@ def test_the_files_pass_ffprobe_and_both_tracks_are_at_minus_16_lufs(
     assert ("audio", DESCRIBED_TRACK) in kinds
     assert _loudness(described.video) == pytest.approx(-16, abs=1)
     assert _loudness(described.plain) == pytest.approx(-16, abs=1)
-    # where a hold was needed, the plain video keeps its one sound track, and the run says why
-    assert [kind for kind, _ in streams(described.plain)].count("audio") == 1
-    assert f"so {FULL_NAME}.mp4 has no described track" in described.stdout
+    # where a hold was needed (today's descriptions: 22), the plain video keeps its one sound
+    # track and the run says why; where none was, the plain video carries the described one
+    plain = [kind for kind, _ in streams(described.plain)]
+    if described.holds:
+        assert plain.count("audio") == 1
+        assert f"so {FULL_NAME}.mp4 has no described track" in described.stdout
+    else:
+        assert ("audio", DESCRIBED_TRACK) in streams(described.plain)
+        assert f"so {FULL_NAME}.mp4 carries it too" in described.stdout
 
 
 @pytest.mark.browser
@@ -283,7 +288,7 @@ def test_the_toggle_swaps_the_player_at_the_same_moment(
     described: Described,
     browser: Browser,  # noqa: F811
 ) -> None:
-    first = described.holds[0]
+    first = (described.holds or [Hold(0.0, 0.0)])[0]
     visit = Visit(browser, described.folder / "index.html")
     page = visit.page
     toggle = page.locator("button.described-toggle")
