@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from attention_core import Lesson, Words
-from publish.kit import transcript
+from publish.kit import quiz_player, transcript
 from publish.kit.beats import Step, clock
 from publish.kit.webpage import STYLE_BASE, html_attribute, html_text, page
 from publish.media.manifest import FullEntry
@@ -86,7 +86,8 @@ def player(
     prefix: str = "",
 ) -> str:
     """The whole lesson's player, its captions and descriptions tracks inlined, with the
-    interactive transcript beside it; ``video``: the player's id, ``prefix``: the lesson's
+    interactive transcript beside it and the quiz under it (:mod:`publish.kit.quiz_player`);
+    ``video``: the player's id, ``prefix``: the lesson's
     folder as the page links to it (``default/`` on the course page, nothing beside it)."""
     words = lesson.words
     poster = f' poster="{html_attribute(prefix + steps[0].clip.poster.file)}"' if steps else ""
@@ -97,7 +98,8 @@ def player(
         f'<source src="{html_attribute(prefix + full.file)}" type="{mime}">'
         f"{_track(vtt, folder, words)}"
         f"{_described(f'{Path(full.file).stem}.descriptions.vtt', folder, words)}</video>"
-        f"{transcript.interactive(lesson, steps, full, video)}</div>"
+        f"{transcript.interactive(lesson, steps, full, video)}"
+        f"{quiz_player.hook(lesson, full, video)}</div>"
     )
 
 
@@ -154,6 +156,7 @@ PLAYER_STYLE = (
 video { width: 100%; max-width: 854px; background: #000; border-radius: 6px; display: block; }
 """
     + transcript.STYLE
+    + quiz_player.QUIZ_STYLE
 )
 """What :func:`player` needs of a page's style."""
 
