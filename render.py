@@ -8,6 +8,7 @@ python render.py --check-lesson FILE       # validate a lesson and print what it
 python render.py --voice espeak            # narrated by espeak-ng (default: Piper's joe)
 python render.py --script FILE             # the narration script, to record your own voice
 python render.py --course course.toml      # a course: each lesson in a folder, one index page
+python render.py --package scorm           # also LESSON_scorm12.zip, for Moodle, Canvas...
 """
 
 from __future__ import annotations
@@ -143,6 +144,12 @@ def parser() -> argparse.ArgumentParser:
         "as speaker notes) and slides.pptx (PowerPoint, a slide per step, clips embedded)",
     )
     p.add_argument(
+        "--package",
+        metavar="KIND",
+        help="also write the lesson as a package an LMS takes: scorm (LESSON_scorm12.zip, "
+        "SCORM 1.2: the page, video, captions and transcript; it reports the quiz's score)",
+    )
+    p.add_argument(
         "--voice",
         metavar="V",
         help="who narrates: joe (Piper, the default for English), espeak (espeak-ng, any "
@@ -178,6 +185,21 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def package_problem(package: str | None, fmt: str) -> str | None:
+    """Why ``--package`` cannot be made as asked (an unknown kind, a format no browser plays,
+    the schema files not installed); None when it can, or was not asked."""
+    if package is None:
+        return None
+    from publish.kit import scorm
+    from publish.kit.lecture import WEB_FORMATS
+
+    if package != scorm.KIND:
+        return f"--package {package}: unknown kind; the one there is: --package {scorm.KIND}"
+    if fmt not in WEB_FORMATS:
+        return f"--package {package} needs --format mp4 or webm (a browser cannot play {fmt})"
+    return scorm.missing_schemas()
+
+
 def _positive(value: str) -> int:
     number = int(value)
     if number < 1:
@@ -208,6 +230,9 @@ def main(argv: list[str] | None = None) -> int:
         return _bad(f"--transparent needs --format mov or webm ({args.fmt} has no alpha channel)")
     if args.slides and args.fmt not in SLIDE_FORMATS:
         return _bad(f"--slides needs --format mp4 (PowerPoint cannot play {args.fmt})")
+    unpackable = package_problem(args.package, args.fmt)
+    if unpackable:
+        return _bad(unpackable)
     course = load_course(args)
     if isinstance(course, str):
         return _bad(course)
@@ -251,6 +276,7 @@ def main(argv: list[str] | None = None) -> int:
         jobs=args.jobs,
         force=args.force,
         slides=args.slides,
+        package=args.package,
         scheduler=args.scheduler,
     )
     plans, problems = [], []
