@@ -177,8 +177,10 @@ def test_the_quiz_pauses_at_its_beat_takes_an_answer_and_explains_it(
     )
     assert state["paused"]
     assert at - 0.4 < state["time"] <= at, "paused where the answer step begins, not after"
-    assert state["focused"] == "radio" and state["inForm"], "focus moves to the question"
-    assert state["captions"] == "showing" and state["cues"] >= 1, "the captions stay on"
+    assert state["focused"] == "radio", "focus moves to the question"
+    assert state["inForm"]
+    assert state["captions"] == "showing", "the captions stay on"
+    assert state["cues"] >= 1
     assert lesson.words["handout.heading.quiz"] in state["legend"]
     assert state["labels"] == [
         f" {letter} {text}" for letter, text in zip("ABCD", options, strict=True)
