@@ -210,8 +210,6 @@ def test_the_quiz_pauses_at_its_beat_takes_an_answer_and_explains_it(
     ]
 
     assert result["focused"] == "continue"
-    if which == "004":
-        tab.screenshot(path="/tmp/quiz_explanation.png")
     tab.keyboard.press("Enter")
     tab.wait_for_function("!v.paused && v.currentTime > " + str(at))
     assert tab.evaluate("document.querySelector('form.quiz').hidden")
@@ -267,7 +265,6 @@ def test_one_viewing_emits_the_profiles_statements_in_order(
     )
     made = statements(tab)
     tab.close()
-    Path("/tmp/xapi_statements.json").write_text(json.dumps(made, indent=1), "utf-8")
 
     verbs = [s["verb"]["display"]["en-US"] for s in made]
     assert verbs == [
