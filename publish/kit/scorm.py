@@ -133,7 +133,8 @@ def manifest_xml(lesson: Lesson, full: FullEntry, files: Sequence[str]) -> bytes
         f"{{{XSI}}}schemaLocation",
         f"{IMSCP} imscp_rootv1p1p2.xsd {IMSMD} imsmd_rootv1p2p1.xsd {ADLCP} adlcp_rootv1p2.xsd",
     )
-    return etree.tostring(root, xml_declaration=True, encoding="UTF-8", pretty_print=True)
+    written: bytes = etree.tostring(root, xml_declaration=True, encoding="UTF-8", pretty_print=True)
+    return written
 
 
 def package_html(
