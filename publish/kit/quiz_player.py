@@ -61,10 +61,13 @@ def _filler(lesson: Lesson) -> dict[str, Any]:
     )
     return {
         "question": words.say("rival.line.question", filler=q.filler, rival=q.rival),
-        "options": [
-            {"letter": Quiz.letter_of(i), "text": option, "why": why if right else ""}
+        "options": [  # only the right one is explained: the wrong ones stand for no slip
+            {
+                "letter": Quiz.letter_of(i),
+                "text": option,
+                "why": why if i == q.numbers.correct else "",
+            }
             for i, option in enumerate(q.options)
-            for right in [i == q.numbers.correct]
         ],
         "correct": q.numbers.correct,
         "answer": words.say("handout.line.pick", letter=q.letter, option=q.answer),
