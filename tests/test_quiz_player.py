@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import json
 import re
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 from playwright.sync_api import Browser, Page
@@ -346,3 +349,75 @@ def test_the_page_with_the_quiz_open_passes_axe(
     driver.execute_script(AXE.read_text("utf-8"))
     assert driver.execute_async_script(RUN_AXE, TAGS) == []
     assert driver.execute_script(AWAY) == [], "the page asked the network"
+
+
+class _Store(BaseHTTPRequestHandler):
+    """A learning record store's statements resource, as far as the page uses it: CORS for a
+    page opened from disk, then every POST kept with its headers."""
+
+    received: list[tuple[str, dict[str, str], dict[str, Any]]] = []
+
+    def do_OPTIONS(self) -> None:  # noqa: N802 (http.server's naming)
+        self.send_response(204)
+        self._allow()
+        self.end_headers()
+
+    def do_POST(self) -> None:  # noqa: N802
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        self.received.append((self.path, dict(self.headers), body))
+        self.send_response(200)
+        self._allow()
+        self.send_header("Content-Type", "application/json")
+        self.end_headers()
+        self.wfile.write(json.dumps([body["id"]]).encode())
+
+    def _allow(self) -> None:
+        self.send_header("Access-Control-Allow-Origin", "*")
+        self.send_header("Access-Control-Allow-Methods", "POST")
+        self.send_header(
+            "Access-Control-Allow-Headers", "Content-Type, Authorization, X-Experience-API-Version"
+        )
+        self.send_header("Access-Control-Allow-Private-Network", "true")
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        pass
+
+
+@pytest.mark.render
+@pytest.mark.browser
+def test_statements_go_to_the_lrs_given_with_its_auth(
+    rendered: Rendered,
+    browser: Browser,  # noqa: F811
+) -> None:
+    _Store.received = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Store)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        endpoint = f"http://127.0.0.1:{server.server_port}/xapi/"
+        query = "?" + urlencode({"xapi": endpoint, "auth": "Basic dGVzdDp0ZXN0"})
+        tab = browser.new_page()
+        tab.goto((rendered.folder / "index.html").resolve().as_uri() + query)
+        tab.wait_for_function("document.getElementById('whole').readyState >= 2")
+        tab.evaluate("window.v = document.getElementById('whole'); v.muted = true; v.play()")
+        tab.wait_for_function("v.currentTime > 0.3")
+        tab.evaluate("v.pause()")
+        for _ in range(50):  # sent one after another: wait for the last
+            if [b for _, _, b in _Store.received if b["verb"]["display"]["en-US"] == "paused"]:
+                break
+            tab.wait_for_timeout(100)
+        kept = tab.evaluate(f"JSON.parse(localStorage.getItem('{STORE}') || '[]')")
+        tab.close()
+    finally:
+        server.shutdown()
+    assert [body["verb"]["display"]["en-US"] for _, _, body in _Store.received] == [
+        "initialized",
+        "played",
+        "paused",
+    ]
+    for path, headers, _ in _Store.received:
+        assert path == "/xapi/statements"
+        assert headers["Authorization"] == "Basic dGVzdDp0ZXN0"
+        assert headers["X-Experience-API-Version"] == "1.0.3"
+        assert headers["Content-Type"] == "application/json"
+    ids = {body["id"] for _, _, body in _Store.received}
+    assert not [s for s in kept if s["id"] in ids], "sent, so not kept in the browser"
