@@ -237,6 +237,24 @@ def test_quiz_off_plays_through_the_question(
     tab.close()
 
 
+@pytest.mark.render
+@pytest.mark.browser
+def test_a_viewer_who_skipped_the_question_is_asked_at_the_end(
+    rendered: Rendered,
+    browser: Browser,  # noqa: F811
+) -> None:
+    tab = open_page(browser, rendered.folder / "index.html")
+    tab.evaluate("v.currentTime = v.duration - 0.5")
+    tab.wait_for_function("!v.seeking")
+    tab.evaluate("v.play()")
+    tab.wait_for_function("document.querySelector('form.quiz').dataset.state == 'asking'")
+    assert tab.evaluate("v.ended")
+    answer_by_keyboard(tab, settings_of(tab)["correct"])
+    tab.keyboard.press("Enter")  # continue: the video stays at its end, not played over
+    assert tab.evaluate("[v.ended, v.paused]") == [True, True]
+    tab.close()
+
+
 REQUIRED: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # verb: (result extensions, context extensions beyond session-id), per the Video Profile
     "initialized": ((), ("length", "completion-threshold")),

@@ -2,7 +2,9 @@
 // in the same function, whose `settings` holds every text and number (made by Python from the
 // worked lesson and the words). When the video, playing, reaches `settings.at`, it pauses and
 // the form asks; the answer is checked against `settings.correct` (the option the video shows
-// as right), every option's explanation follows, and "continue" plays on. ?quiz=off: never asks.
+// as right), every option's explanation follows, and "continue" plays on. A viewer who skipped
+// past the moment is asked when the video ends (an LMS counts the lesson done only once it is
+// answered). ?quiz=off: never asks.
 
 const form = document.getElementById(`${settings.video}-quiz`);
 const asking = Boolean(form && settings.options) && query.get("quiz") !== "off";
@@ -63,6 +65,9 @@ if (asking) {
   video.addEventListener("seeked", () => {
     before = video.currentTime;
   });
+  video.addEventListener("ended", () => {
+    if (!asked) ask();
+  });
 
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -95,6 +100,6 @@ if (asking) {
     form.hidden = true;
     form.dataset.state = "done";
     video.focus();
-    video.play();
+    if (!video.ended) video.play();  // play() would start an ended video over
   });
 }
