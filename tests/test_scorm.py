@@ -5,6 +5,7 @@ SCORM 1.2 runtime, scorm-again's ``Scorm12API`` (pinned, installed by scripts/se
 from __future__ import annotations
 
 import re
+import shutil
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +17,7 @@ from playwright.sync_api import Browser, Page, sync_playwright
 
 from publish.kit import scorm
 from publish.media.files import PARTIAL
-from tests.conftest import ROOT, cli
+from tests.conftest import ROOT, SERIES, CourseRun, cli
 from tests.test_lecture_kit import CHROMIUM
 
 RUNTIME = ROOT / ".venv" / "node_modules" / "scorm-again" / "dist" / "scorm12.js"
@@ -184,3 +185,24 @@ def test_the_scorm_package_is_complete_and_an_lms_grades_it(
         assert SESSION_TIME.match(session), session
         assert session not in ("00:00:00", "00:00:00.00"), "the page's time, not the default"
         assert run["error"] in ("0", 0)
+
+
+@pytest.mark.render
+def test_a_course_writes_one_package_per_lesson(series: CourseRun, tmp_path: Path) -> None:
+    """Into a copy of the series' folder: every clip is cached, only the packages are new."""
+    out = tmp_path / "media"
+    shutil.copytree(series.folder.parent, out, symlinks=True)
+    done = cli(out, "--course", str(SERIES), "--package", "scorm")
+    assert done.returncode == 0, done.stdout + done.stderr
+    made = sorted(p.relative_to(out / "low").as_posix() for p in out.rglob("*_scorm12.zip"))
+    assert made == [
+        "day005_masked/masked_attention_by_hand_scorm12.zip",
+        "day006_heads/many_heads_by_hand_scorm12.zip",
+        "default/attention_by_hand_scorm12.zip",
+    ]
+    schema = etree.XMLSchema(etree.parse(str(scorm.SCHEMAS / "adlcp_rootv1p2.xsd")))
+    for name in made:
+        with zipfile.ZipFile(out / "low" / name) as zipped:
+            manifest = etree.fromstring(zipped.read("imsmanifest.xml"))
+            assert schema.validate(manifest), (name, schema.error_log)
+            assert name.split("/")[1].replace("_scorm12.zip", ".mp4") in zipped.namelist()
