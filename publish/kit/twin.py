@@ -74,12 +74,16 @@ def _rows(matrix: Sequence[Sequence[float]]) -> list[list[float]]:
     return [list(row) for row in matrix]
 
 
-def panel(lesson: Lesson, *, picker: bool = False) -> str:
+def panel(lesson: Lesson, *, picker: bool = False, chapters: Sequence[int] = ()) -> str:
     """The twin: the lesson's inputs as fields, a "back to the lesson" button, and a section
-    per step (the first shown); with ``picker``, a choice of step above them."""
+    per step (the first shown); with ``picker``, a choice of step above them. ``chapters``:
+    the step (its place in ``lesson.steps``) each chapter of the whole video shows, which
+    :data:`FOLLOW` reads."""
     w, words = worked(lesson), lesson.words
+    follow = html_attribute(json.dumps(list(chapters)))
     parts = [
-        "<section class=twin id=twin aria-labelledby=twin-heading data-twin>",
+        "<section class=twin id=twin aria-labelledby=twin-heading data-twin "
+        f'data-chapters="{follow}">',
         f"<h2 id=twin-heading>{html_text(words['page.heading.twin'])}</h2>",
         f"<p class=muted>{html_text(words['page.line.twin'])}</p>",
         _fields(lesson),
@@ -125,11 +129,14 @@ Twin.mount(twinPanel, JSON.parse(document.getElementById("twin-data").textConten
 FOLLOW = """
 (() => {
   const video = document.getElementById("whole");
-  const starts = [...document.querySelectorAll("ol.chapters [data-seek]")].map((b) => Number(b.dataset.seek));
+  const chapters = [...document.querySelectorAll("ol.chapters [data-seek]")];
+  const starts = chapters.map((button) => Number(button.dataset.seek));
+  const places = JSON.parse(twinPanel.dataset.chapters);
   let shown = 0;
   video.addEventListener("timeupdate", () => {
-    let place = 0;
-    starts.forEach((start, i) => { if (video.currentTime + 1e-3 >= start) place = i; });
+    let chapter = 0;
+    starts.forEach((start, i) => { if (video.currentTime + 1e-3 >= start) chapter = i; });
+    const place = places[chapter] ?? chapter;
     if (place !== shown) { shown = place; Twin.showStep(twinPanel, place); }
   });
 })();
@@ -249,13 +256,13 @@ def _matrix_fields(
         title = f"{lesson.words.say('handout.heading.head', number=fmt.number(head + 1))} · {title}"
     at = "" if head is None else f' data-head="{head}"'
     width = len(matrix[0])
+
+    def field(r: int, c: int, x: float) -> str:
+        where = f"data-input={role}{at} data-row={r} data-col={c} data-index={r * width + c}"
+        return f"<td>{_input(f'{title} · {r + 1} · {c + 1}', where, x)}</td>"
+
     rows = "".join(
-        "<tr>"
-        + "".join(
-            f"<td>{_input(f'{title} · {r + 1} · {c + 1}', f'data-input={role}{at} data-row={r} data-col={c} data-index={r * width + c}', x)}</td>"
-            for c, x in enumerate(line)
-        )
-        + "</tr>"
+        "<tr>" + "".join(field(r, c, x) for c, x in enumerate(line)) + "</tr>"
         for r, line in enumerate(matrix)
     )
     return f"<table><caption>{html_text(title)}</caption>{rows}</table>"
