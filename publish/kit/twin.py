@@ -173,7 +173,7 @@ def twin_html(lesson: Lesson) -> str:
 def _fields(lesson: Lesson) -> str:
     """A field per input number, each named by its role (``data-input``) and place."""
     words = lesson.words
-    legend = words["page.heading.twin"]
+    legend = words["page.word.inputs"]
     rows: list[str] = []
     if lesson.heads:
         rows += [
