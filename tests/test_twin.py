@@ -254,6 +254,24 @@ def test_the_share_quiz_lessons_too(name: str, page: Page, tmp_path: Path) -> No
     DONE.add(name)
 
 
+@pytest.mark.browser
+def test_a_field_without_a_number_says_so_and_changes_nothing(page: Page, tmp_path: Path) -> None:
+    lesson = default_lesson()
+    open_twin(page, lesson, tmp_path)
+    page.fill('[data-input="query"][data-index="0"]', "3")
+    page.fill('[data-input="key"][data-token="0"][data-index="0"]', "")
+    field = '[data-input="key"][data-token="0"][data-index="0"]'
+    assert page.get_attribute(field, "aria-invalid") == "true"
+    assert page.text_content("[data-twin-status]") == lesson.words["page.line.invalid"]
+    document = default_data()
+    document["query"][0] = 3
+    check(page, parse_lesson(document))  # the numbers of the last inputs that were all numbers
+    page.click("[data-twin-back]")
+    assert page.get_attribute(field, "aria-invalid") == "false"
+    assert page.text_content("[data-twin-status]") == ""
+    check(page, lesson)
+
+
 def test_every_step_kind_was_compared() -> None:
     """Runs after the proof (a module's tests run in order, on one worker)."""
     if len(DONE) < len(PLAN) + 2:

@@ -364,20 +364,22 @@ const Twin = (() => {
     }
   }
 
-  function restore(panel, lesson) {
+  /** Every field back to the lesson's own number: the value the page was written with. */
+  function restore(panel) {
     for (const field of panel.querySelectorAll("[data-input]")) field.value = field.defaultValue;
-    return lesson;
   }
 
   /** Wire a panel: `data` is the JSON twin.py writes (the lesson's inputs, RULES, words). */
   function mount(panel, data) {
+    const status = panel.querySelector("[data-twin-status]");
     const update = () => {
       const inputs = read(panel, data.lesson);
       if (inputs) show(panel, inputs, data.rules, data.words);
+      status.textContent = inputs ? "" : data.words.invalid; // the numbers stay the last good ones
     };
     panel.addEventListener("input", update);
     panel.querySelector("[data-twin-back]").addEventListener("click", () => {
-      restore(panel, data.lesson);
+      restore(panel);
       update();
     });
     const picker = panel.querySelector("[data-twin-picker]");

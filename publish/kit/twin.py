@@ -31,7 +31,8 @@ NAME = "twin.html"
 
 def data(lesson: Lesson) -> dict[str, Any]:
     """What ``twin.js`` computes from: the validated lesson's inputs, the formatting rules and
-    the words a number is set in (a quiz option's ``about {count}``)."""
+    the words a number is set in (a quiz option's ``about {count}``) and the line said while a
+    field holds no number."""
     quiz: dict[str, Any] | None = None
     if isinstance(lesson.quiz, FillerQuiz):
         quiz = {
@@ -66,7 +67,10 @@ def data(lesson: Lesson) -> dict[str, Any]:
             "w_o": None if lesson.w_o is None else _rows(lesson.w_o),
         },
         "rules": json.loads(fmt.rules_json()),
-        "words": {"about": lesson.words["common.word.about"]},
+        "words": {
+            "about": lesson.words["common.word.about"],
+            "invalid": lesson.words["page.line.invalid"],
+        },
     }
 
 
@@ -87,6 +91,7 @@ def panel(lesson: Lesson, *, picker: bool = False, chapters: Sequence[int] = ())
         f"<h2 id=twin-heading>{html_text(words['page.heading.twin'])}</h2>",
         f"<p class=muted>{html_text(words['page.line.twin'])}</p>",
         _fields(lesson),
+        "<p role=status data-twin-status></p>",
         f"<p><button type=button data-twin-back>{html_text(words['page.word.back'])}</button></p>",
     ]
     if picker:
