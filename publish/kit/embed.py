@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from attention_core import Lesson, Words
-from publish.kit import quiz_player, transcript
+from publish.kit import quiz_player, transcript, twin
 from publish.kit.beats import Step, clock
 from publish.kit.webpage import STYLE_BASE, html_attribute, html_text, page
 from publish.media.manifest import FullEntry
@@ -44,12 +44,14 @@ def embed_html(
         body.append(f"<h2>{html_text(words['page.heading.kit'])}</h2><ul>{links}</ul>")
     if full is not None:
         body += _whole(full, steps, mime, folder, lesson)
+        body.append(twin.panel(lesson, chapters=[step.clip.step - 1 for step in steps]))
     body.append(f"<h2>{html_text(words['page.heading.steps'])}</h2>")
     for step in steps:
         body += _step(step, mime, folder, words)
     language = words["common.word.language"]
-    style = STYLE_BASE + _STYLE + PLAYER_STYLE
-    return page(lesson.title, language, style, "\n".join(body), _SCRIPT + transcript.SCRIPT)
+    style = STYLE_BASE + _STYLE + PLAYER_STYLE + twin.STYLE
+    script = _SCRIPT + transcript.SCRIPT + (twin.script(follow=True) if full is not None else "")
+    return page(lesson.title, language, style, "\n".join(body), script)
 
 
 def _kit_file(name: str, words: Words) -> str:

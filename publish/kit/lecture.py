@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from attention_core import Lesson
-from publish.kit import deck, embed, handout, made_from, powerpoint, scorm, transcript
+from publish.kit import deck, embed, handout, made_from, powerpoint, scorm, transcript, twin
 from publish.kit.beats import steps_of
 from publish.media.files import write_text
 from publish.media.manifest import Manifest
@@ -91,6 +91,7 @@ def write_kit(
         write_text(folder / described[-1], transcript.descriptions_vtt(lesson, steps, starts))
     write_text(folder / transcript.HTML_NAME, transcript.transcript_html(lesson, steps))
     write_text(folder / transcript.TEXT_NAME, transcript.transcript_text(lesson, steps))
+    write_text(folder / twin.NAME, twin.twin_html(lesson))
     present = _present(
         folder,
         [
@@ -99,6 +100,7 @@ def write_kit(
             transcript.TEXT_NAME,
             f"{DECK_NAME}.html",
             f"{DECK_NAME}.pptx",
+            twin.NAME,
         ],
     )
     page = embed.embed_html(lesson, steps, manifest.full, mime, present, folder)
