@@ -9,6 +9,7 @@ python render.py --voice espeak            # narrated by espeak-ng (default: Pip
 python render.py --described               # also an audio-described video, NAME_described.mp4
 python render.py --script FILE             # the narration script, to record your own voice
 python render.py --course course.toml      # a course: each lesson in a folder, one index page
+python render.py --package scorm           # also LESSON_scorm12.zip, for Moodle, Canvas...
 """
 
 from __future__ import annotations
@@ -144,6 +145,12 @@ def parser() -> argparse.ArgumentParser:
         "as speaker notes) and slides.pptx (PowerPoint, a slide per step, clips embedded)",
     )
     p.add_argument(
+        "--package",
+        metavar="KIND",
+        help="also write the lesson as a package an LMS takes: scorm (LESSON_scorm12.zip, "
+        "SCORM 1.2: the page, video, captions and transcript; it reports the quiz's score)",
+    )
+    p.add_argument(
         "--voice",
         metavar="V",
         help="who narrates: joe (Piper, the default for English), espeak (espeak-ng, any "
@@ -186,6 +193,21 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def package_problem(package: str | None, fmt: str) -> str | None:
+    """Why ``--package`` cannot be made as asked (an unknown kind, a format no browser plays,
+    the schema files not installed); None when it can, or was not asked."""
+    if package is None:
+        return None
+    from publish.kit import scorm
+    from publish.kit.lecture import WEB_FORMATS
+
+    if package != scorm.KIND:
+        return f"--package {package}: unknown kind; the one there is: --package {scorm.KIND}"
+    if fmt not in WEB_FORMATS:
+        return f"--package {package} needs --format mp4 or webm (a browser cannot play {fmt})"
+    return scorm.missing_schemas()
+
+
 def _positive(value: str) -> int:
     number = int(value)
     if number < 1:
@@ -218,6 +240,9 @@ def main(argv: list[str] | None = None) -> int:
         return _bad(f"--slides needs --format mp4 (PowerPoint cannot play {args.fmt})")
     if args.described and (args.fmt != "mp4" or args.transparent):
         return _bad("--described needs --format mp4 without --transparent (an AAC second track)")
+    unpackable = package_problem(args.package, args.fmt)
+    if unpackable:
+        return _bad(unpackable)
     course = load_course(args)
     if isinstance(course, str):
         return _bad(course)
@@ -262,6 +287,7 @@ def main(argv: list[str] | None = None) -> int:
         jobs=args.jobs,
         force=args.force,
         slides=args.slides,
+        package=args.package,
         scheduler=args.scheduler,
         described=args.described,
     )

@@ -276,6 +276,7 @@ class LessonRun:
             manifest,
             steps_wanted=len(self.plan.scenes),
             slides=options.run.slides,
+            package=options.run.package,
             printed=printed,
         )
         kit_files = tuple(FileRef.of(options.folder / name) for name in kit.files)

@@ -30,6 +30,8 @@ class RunOptions:
     """Render the chosen scenes (and join) even when cached."""
     slides: bool = False
     """Also write the decks: ``slides.html`` and ``slides.pptx``."""
+    package: str | None = None
+    """``scorm``: also write each lesson's SCORM 1.2 package, ``LESSON_scorm12.zip``."""
     scheduler: str | None = None
     """A Dask scheduler's address (``tcp://host:8786``) to render on; None for local workers."""
     described: bool = False
