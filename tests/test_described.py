@@ -301,6 +301,9 @@ def test_the_toggle_swaps_the_player_at_the_same_moment(
         f"Math.abs(document.getElementById('whole').currentTime - {moment + first.length}) < 0.1"
     )
     assert toggle.get_attribute("aria-pressed") == "true"
+    # the quiz follows the lesson's own moments, read back through the holds
+    lesson_time = page.evaluate("document.getElementById('whole').lessonTime()")
+    assert abs(lesson_time - moment) < 0.1
     page.add_script_tag(path=str(AXE))  # the page, the toggle pressed, held to WCAG 2.1 AA
     found = page.evaluate(
         "async (tags) => (await axe.run(document, { runOnly: { type: 'tag', values: tags } }))"
@@ -315,4 +318,5 @@ def test_the_toggle_swaps_the_player_at_the_same_moment(
     page.wait_for_function(
         f"Math.abs(document.getElementById('whole').currentTime - {moment}) < 0.1"
     )
+    assert page.evaluate("document.getElementById('whole').lessonTime") is None
     assert not visit.blocked  # (the swap cancels the loads in flight: no failed check here)

@@ -87,6 +87,8 @@ for (const button of document.querySelectorAll("button.described-toggle:not([dat
       if (playing) video.play().catch(() => {});
     }, { once: true });
     button.setAttribute("aria-pressed", String(on));
+    // what follows the lesson's own moments (the quiz) reads them through this
+    video.lessonTime = on ? () => earlier(video.currentTime) : undefined;
   });
 }
 """

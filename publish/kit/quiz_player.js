@@ -37,7 +37,9 @@ if (asking) {
   onward.textContent = settings.continue;
 
   let asked = false;
-  let before = video.currentTime;
+  // The lesson's own moment: the described version's toggle maps its video's time back to it.
+  const moment = () => (video.lessonTime ? video.lessonTime() : video.currentTime);
+  let before = moment();
 
   function ask() {
     asked = true;
@@ -49,7 +51,7 @@ if (asking) {
 
   // Asked when playing carries the video across the moment, not when a seek jumps past it.
   function crossed() {
-    const now = video.currentTime;
+    const now = moment();
     if (!asked && !video.paused && !video.seeking && before < settings.at && now >= settings.at - LEAD) ask();
     before = now;
   }
@@ -58,12 +60,12 @@ if (asking) {
     if (!video.paused) requestAnimationFrame(watch);
   }
   video.addEventListener("play", () => {
-    before = video.currentTime;
+    before = moment();
     requestAnimationFrame(watch);
   });
   video.addEventListener("timeupdate", crossed);  // where frames are not drawn (a hidden tab)
   video.addEventListener("seeked", () => {
-    before = video.currentTime;
+    before = moment();
   });
   video.addEventListener("ended", () => {
     if (!asked) ask();
