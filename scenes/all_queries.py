@@ -14,7 +14,6 @@ from manim import (
     FadeOut,
     Indicate,
     LaggedStart,
-    ReplacementTransform,
     TransformFromCopy,
     VGroup,
     VMobject,
@@ -163,6 +162,7 @@ class AllQueries(LessonScene):
     def construct(self) -> None:
         self.data = shown_grid(self)
         self.grid = attention_grid(self)
+        self.means(self.grid)
         self.show_heading()
         self.dot_first()
         self.dot_first_row()
@@ -316,18 +316,8 @@ class AllQueries(LessonScene):
         """Every cell's number turns into the next stage's."""
         grid = self.grid
         new = grid.numbers(texts)
-        old = [[grid.entry(i, j) for j in range(len(line))] for i, line in enumerate(texts)]
-        self.play(
-            *(
-                ReplacementTransform(o, n)
-                for a, b in zip(old, new, strict=True)
-                for o, n in zip(a, b, strict=True)
-            ),
-            run_time=run_time,
-        )
-        for i, line in enumerate(new):
-            for j, entry in enumerate(line):
-                grid.entries[i][j] = entry
+        cells = {(i, j): entry for i, line in enumerate(new) for j, entry in enumerate(line)}
+        self.play(*grid.turn_into(cells), run_time=run_time)
 
     def spread(self, rows: list[int]) -> None:
         """Those rows' scores become their shares, each cell shaded by its weight; each row's
@@ -342,7 +332,7 @@ class AllQueries(LessonScene):
         budgets = [grid.beside(figure(self.worked.budget, colour=style.MUTED), i) for i in rows]
         fit_all = [fit(b, 1.2, grid.cell_height * 0.7) for b in budgets]
         self.play(
-            *(ReplacementTransform(grid.entry(i, j), n) for (i, j), n in new.items()),
+            *grid.turn_into(new),
             *(
                 grid.boxes[i][j].animate.set_fill(
                     grid.colour, opacity=heat(float(weights[i][j]), 1.0)
@@ -351,8 +341,6 @@ class AllQueries(LessonScene):
             ),
             run_time=style.SLOW,
         )
-        for (i, j), entry in new.items():
-            grid.entries[i][j] = entry
         self.play(*(FadeIn(b, shift=LEFT * 0.2) for b in fit_all), run_time=style.FAST)
         self.budgets.add(*fit_all)
 
