@@ -20,10 +20,11 @@ from manim import (
 )
 
 from attention_core import Token
+from attention_core.described import meaning
 from attention_core.worked import Grid, GridRow
 from scenes import style
 from scenes.base import LessonScene
-from scenes.helpers import column_header, fit, inline, math
+from scenes.helpers import column_header, fit, inline, labelled, math, meaning_of
 from scenes.toolkit.dot_product import DotProduct, column_gap
 from scenes.toolkit.figures import FigureVector, figure
 from scenes.toolkit.grid import CellGrid, heat
@@ -126,6 +127,10 @@ def output_column(
         fit(vector, RIGHT_X - left, grid.cell_height * 0.7)
         outputs.add(vector.move_to((left, grid.boxes[i][0].get_y(), 0), aligned_edge=LEFT))
     header.move_to((left, grid.column_labels.get_y(), 0), aligned_edge=LEFT)
+    names = [str(label.original_text) for label in grid.row_labels]
+    vectors = [str(vector.original_text) for vector in outputs]
+    said = meaning("describe.line.outputs", rows=labelled(names, vectors))
+    scene.means(meaning_of(said, header, outputs))
     return VGroup(header), outputs
 
 

@@ -200,7 +200,10 @@ def meanings_on_screen(
     for whole in meaningful:
         meant = getattr(whole, "meant", None)
         meant = meant() if callable(meant) else meant
-        parts = [m for m in whole.get_family() if id(m) in on_screen]
+        # what it stands for: its ``meant_parts`` where it names them, else all of it
+        named = getattr(whole, "meant_parts", None)
+        family = [m for part in named() for m in part.get_family()] if named else whole.get_family()
+        parts = [m for m in family if id(m) in on_screen]
         texts = [shown.read for shown in texts_on_screen(parts)]
         if isinstance(meant, Meaning) and texts:
             found.append((id(whole), meant.covering(texts)))

@@ -135,7 +135,8 @@ def _formulas_whole(texts: Sequence[str]) -> list[str]:
     ``(Q, K, V) = …``), joined to the formula: it is described whole, as it reads."""
     out: list[str] = []
     for text in texts:
-        if out and text.startswith("(") and re.fullmatch(r"[^\W\d_]+", out[-1]):
+        # a name is a word: a letter alone (the k of k = …) names no formula
+        if out and text.startswith("(") and re.fullmatch(r"[^\W\d_]{2,}", out[-1]):
             out[-1] += text
         else:
             out.append(text)

@@ -155,6 +155,10 @@ class DotProduct(VGroup):
         ]
         self.meant = meaning("describe.line.products", products="; ".join(products), dot=row.dot)
 
+    def meant_parts(self) -> list[Mobject]:
+        """What its meaning stands for: the query's cells above it too, whose entries it names."""
+        return [self.query, self]
+
     @property
     def score(self) -> Figure:
         """The score the working ends on, ready to travel into a table."""

@@ -110,6 +110,12 @@ class CellGrid(VGroup):
                 rows.append(f"{label.original_text}: {', '.join(cells)}")
         return meaning("describe.line.grid", rows="; ".join(rows)) if rows else None
 
+    def meant_parts(self) -> list[Mobject]:
+        """What :meth:`meant` stands for: the labels and the numbers the cells show now (a
+        number swapped in is the grid's though the scene, not the grid, holds it)."""
+        entries = [entry for line in self.entries for entry in line if entry is not None]
+        return [self.row_labels, self.column_labels, *entries]
+
     @property
     def shape(self) -> tuple[int, int]:
         return len(self.boxes), len(self.boxes[0])
