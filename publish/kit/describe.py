@@ -261,6 +261,7 @@ def _stands_for(meaning: Meaning, plain: str) -> bool:
 
 
 def _ended(sentence: str) -> str:
-    """``sentence`` with a full stop, unless it ends as a sentence already (. ? ! ; …)."""
+    """``sentence`` with a full stop, unless it ends as a sentence already (. ? ! ; …, a
+    closing quote or bracket after it: ``the “Athens” fact.``; Greek asks with ;)."""
     sentence = sentence.strip()
-    return sentence if sentence.endswith((".", "?", "!", ";", "…", "”", "»")) else f"{sentence}."
+    return sentence if re.search(r"[.?!;…][”»\"')]*$", sentence) else f"{sentence}."
