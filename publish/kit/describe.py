@@ -203,26 +203,23 @@ def step_reading(words: Words, step: Step) -> list[list[Reading]]:
         slug,
         step.clip.title,
         captions,
-        _per_beat(step.clip.shown, captions),
-        _per_beat(step.clip.meant, captions),
+        _per_beat(step.clip.shown, step.beats),
+        _per_beat(step.clip.meant, step.beats),
     )
 
 
-def _per_beat(recorded: Sequence[Sequence[T]], captions: Sequence[str]) -> list[Sequence[T]]:
-    padded: list[Sequence[T]] = [*recorded, *([()] * (len(captions) - len(recorded)))]
-    return padded[: len(captions)]
+def _per_beat(recorded: Sequence[Sequence[T]], beats: Sequence[object]) -> list[Sequence[T]]:
+    """What the manifest recorded per beat, one entry for each of ``beats`` (none recorded, as
+    in an older manifest: nothing)."""
+    padded: list[Sequence[T]] = [*recorded, *([()] * (len(beats) - len(recorded)))]
+    return padded[: len(beats)]
 
 
 def described(words: Words, step: Step) -> list[str]:
     """Per beat of a step's clip, its description in whole sentences of the lesson's language,
     empty where the beat needs none."""
-    slug = step.stem.partition("_")[2]
-    captions = [beat.caption for beat in step.beats]
-    meant = _per_beat(step.clip.meant, captions)
-    readings = reading(
-        words, slug, step.clip.title, captions, _per_beat(step.clip.shown, captions), meant
-    )
-    return descriptions(words, readings, meant)
+    meant = _per_beat(step.clip.meant, step.beats)
+    return descriptions(words, step_reading(words, step), meant)
 
 
 def descriptions(
