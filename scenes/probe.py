@@ -32,6 +32,7 @@ __all__ = [
     "Shown",
     "displayed_string",
     "meanings_on_screen",
+    "read_screen",
     "record",
     "run_dry",
     "texts_on_screen",
@@ -167,61 +168,74 @@ def _listing(code: Code) -> str:
 
 def texts_on_screen(mobjects: list[Mobject]) -> list[Shown]:
     """Every visible text-like mobject, outermost first, not descending into a text's parts."""
-    found: list[Shown] = []
-
-    def visit(mob: Mobject, overlap_ok: bool, whole: str | None) -> None:
-        overlap_ok = overlap_ok or getattr(mob, "overlap_ok", False)
-        whole = whole or getattr(mob, "whole_text", None)
-        string = displayed_string(mob)
-        if string is not None:
-            if _visible(mob):
-                left, bottom = mob.get_corner(np.array([-1, -1, 0]))[:2]
-                right, top = mob.get_corner(np.array([1, 1, 0]))[:2]
-                found.append(Shown(string, (left, bottom, right, top), overlap_ok, whole))
-            return
-        for sub in mob.submobjects:
-            visit(sub, overlap_ok, whole)
-
-    for mob in mobjects:
-        visit(mob, False, None)
-    return found
+    return read_screen(mobjects)[0]
 
 
 def meanings_on_screen(
     mobjects: list[Mobject], meaningful: Iterable[Mobject] = ()
 ) -> list[tuple[int, Meaning]]:
-    """Every visible object that knows what it means (a ``meant`` attribute: a
-    :class:`Meaning`, or a method giving its present one), with the texts shown inside it;
-    and each of ``meaningful`` (a scene's :meth:`~scenes.base.LessonScene.means`) that has a
-    text on screen, standing for those of its texts that are."""
-    found: list[tuple[int, Meaning]] = []
-    meaningful = list(meaningful)
-    on_screen = {id(m) for mob in mobjects for m in mob.get_family()} if meaningful else set()
-    for whole in meaningful:
-        meant = getattr(whole, "meant", None)
-        meant = meant() if callable(meant) else meant
-        # what it stands for: its ``meant_parts`` where it names them, else all of it
-        named = getattr(whole, "meant_parts", None)
-        family = [m for part in named() for m in part.get_family()] if named else whole.get_family()
-        parts = [m for m in family if id(m) in on_screen]
-        texts = [shown.read for shown in texts_on_screen(parts)]
-        if isinstance(meant, Meaning) and texts:
-            found.append((id(whole), meant.covering(texts)))
+    """Every object on screen that knows what it means (a ``meant`` attribute: a
+    :class:`Meaning`, or a method giving its present one), standing for the texts shown inside
+    it; and each of ``meaningful`` (a scene's :meth:`~scenes.base.LessonScene.means`) that has
+    a text on screen, standing for those of its texts that are."""
+    return read_screen(mobjects, meaningful)[1]
 
-    def visit(mob: Mobject) -> None:
-        meant = getattr(mob, "meant", None)
-        if callable(meant):
-            meant = meant()
-        if isinstance(meant, Meaning) and _visible(mob):
-            texts = [shown.read for shown in texts_on_screen([mob])]
-            found.append((id(mob), meant.covering(texts)))
-        if displayed_string(mob) is None:  # a text's glyphs mean nothing on their own
-            for sub in mob.submobjects:
-                visit(sub)
+
+def read_screen(
+    mobjects: list[Mobject], meaningful: Iterable[Mobject] = ()
+) -> tuple[list[Shown], list[tuple[int, Meaning]]]:
+    """:func:`texts_on_screen` and :func:`meanings_on_screen` in one walk of the screen (a dry
+    run reads it after every play: once, not twice)."""
+    found: list[Shown] = []
+    read: dict[int, str] = {}  # each text on screen, by its mobject
+    meanings: list[tuple[int, Meaning, list[str]]] = []
+
+    def visit(mob: Mobject, overlap_ok: bool, whole: str | None, into: list[list[str]]) -> None:
+        overlap_ok = overlap_ok or getattr(mob, "overlap_ok", False)
+        whole = whole or getattr(mob, "whole_text", None)
+        meant = _meaning(mob)
+        if meant is not None:
+            meanings.append((id(mob), meant, []))
+            into = [*into, meanings[-1][2]]
+        string = displayed_string(mob)
+        if string is not None:
+            if _visible(mob):
+                left, bottom = mob.get_corner(np.array([-1, -1, 0]))[:2]
+                right, top = mob.get_corner(np.array([1, 1, 0]))[:2]
+                shown = Shown(string, (left, bottom, right, top), overlap_ok, whole)
+                found.append(shown)
+                read[id(mob)] = shown.read
+                for covers in into:
+                    covers.append(shown.read)
+            return
+        for sub in mob.submobjects:
+            visit(sub, overlap_ok, whole, into)
 
     for mob in mobjects:
-        visit(mob)
-    return found
+        visit(mob, False, None, [])
+    out = [(source, meant.covering(covers)) for source, meant, covers in meanings if covers]
+    for whole in meaningful:
+        meant = _meaning(whole)
+        # what it stands for: its ``meant_parts`` where it names them, else all of it
+        named = getattr(whole, "meant_parts", None)
+        parts = named() if named else [whole]
+        texts = [read[id(m)] for part in parts for m in _texts_in(part) if id(m) in read]
+        if meant is not None and texts:
+            out.append((id(whole), meant.covering(texts)))
+    return found, out
+
+
+def _meaning(mob: Mobject) -> Meaning | None:
+    meant = getattr(mob, "meant", None)
+    meant = meant() if callable(meant) else meant
+    return meant if isinstance(meant, Meaning) else None
+
+
+def _texts_in(mob: Mobject) -> list[Mobject]:
+    """The text-like mobjects in ``mob``, outermost first, not their parts."""
+    if displayed_string(mob) is not None:
+        return [mob]
+    return [text for sub in mob.submobjects for text in _texts_in(sub)]
 
 
 def _visible(mob: Mobject) -> bool:
@@ -242,8 +256,9 @@ def record(scene: LessonScene, after_each: Callable[[], None] | None = None) -> 
 
         def snapshot(*args: Any, _original: Any = original, **kw: Any) -> None:
             _original(*args, **kw)
-            probe.moments.append(texts_on_screen(scene.mobjects))
-            probe.meanings.append(meanings_on_screen(scene.mobjects, scene.meaningful))
+            texts, meanings = read_screen(scene.mobjects, scene.meaningful)
+            probe.moments.append(texts)
+            probe.meanings.append(meanings)
             probe.times.append(float(scene.time))
             if after_each is not None:
                 after_each()
