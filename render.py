@@ -6,8 +6,10 @@ python render.py --list                    # the steps and how long each runs
 python render.py --slides                  # also an HTML deck and a .pptx to present from
 python render.py --check-lesson FILE       # validate a lesson and print what it will show
 python render.py --voice espeak            # narrated by espeak-ng (default: Piper's joe)
+python render.py --described               # also an audio-described video, NAME_described.mp4
 python render.py --script FILE             # the narration script, to record your own voice
 python render.py --course course.toml      # a course: each lesson in a folder, one index page
+python render.py --package scorm           # also LESSON_scorm12.zip, for Moodle, Canvas...
 """
 
 from __future__ import annotations
@@ -143,11 +145,24 @@ def parser() -> argparse.ArgumentParser:
         "as speaker notes) and slides.pptx (PowerPoint, a slide per step, clips embedded)",
     )
     p.add_argument(
+        "--package",
+        metavar="KIND",
+        help="also write the lesson as a package an LMS takes: scorm (LESSON_scorm12.zip, "
+        "SCORM 1.2: the page, video, captions and transcript; it reports the quiz's score)",
+    )
+    p.add_argument(
         "--voice",
         metavar="V",
         help="who narrates: joe (Piper, the default for English), espeak (espeak-ng, any "
         "language), PATH.onnx (a Piper voice), DIR (your recordings, one per beat, named by "
         "its id) or none (silent clips paced for reading); default: the lesson's voice",
+    )
+    p.add_argument(
+        "--described",
+        action="store_true",
+        help="also write NAME_described.mp4: the descriptions of what the screen shows spoken "
+        "in the narration's pauses, the picture held where one does not fit (in a course, "
+        "each lesson's); where nothing holds, NAME.mp4 carries it as a second sound track",
     )
     p.add_argument(
         "--script",
@@ -176,6 +191,21 @@ def parser() -> argparse.ArgumentParser:
         "--port", type=int, default=8417, help="with --watch: the page's port (default 8417)"
     )
     return p
+
+
+def package_problem(package: str | None, fmt: str) -> str | None:
+    """Why ``--package`` cannot be made as asked (an unknown kind, a format no browser plays,
+    the schema files not installed); None when it can, or was not asked."""
+    if package is None:
+        return None
+    from publish.kit import scorm
+    from publish.kit.lecture import WEB_FORMATS
+
+    if package != scorm.KIND:
+        return f"--package {package}: unknown kind; the one there is: --package {scorm.KIND}"
+    if fmt not in WEB_FORMATS:
+        return f"--package {package} needs --format mp4 or webm (a browser cannot play {fmt})"
+    return scorm.missing_schemas()
 
 
 def _positive(value: str) -> int:
@@ -208,6 +238,11 @@ def main(argv: list[str] | None = None) -> int:
         return _bad(f"--transparent needs --format mov or webm ({args.fmt} has no alpha channel)")
     if args.slides and args.fmt not in SLIDE_FORMATS:
         return _bad(f"--slides needs --format mp4 (PowerPoint cannot play {args.fmt})")
+    if args.described and (args.fmt != "mp4" or args.transparent):
+        return _bad("--described needs --format mp4 without --transparent (an AAC second track)")
+    unpackable = package_problem(args.package, args.fmt)
+    if unpackable:
+        return _bad(unpackable)
     course = load_course(args)
     if isinstance(course, str):
         return _bad(course)
@@ -238,6 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     from publish.render import preview
     from publish.render.claim import OutputTrouble, claimed, trouble
     from publish.render.cluster import ClusterError
+    from publish.render.described import describer_for
     from publish.render.options import RunOptions
     from publish.render.pipeline import publish, terminate_on_sigterm
     from publish.render.progress import make_display
@@ -251,9 +287,11 @@ def main(argv: list[str] | None = None) -> int:
         jobs=args.jobs,
         force=args.force,
         slides=args.slides,
+        package=args.package,
         scheduler=args.scheduler,
+        described=args.described,
     )
-    plans, problems = [], []
+    plans, problems, said = [], [], []
     for number, entry in enumerate(course.lessons, start=1):
         where = f"lesson {number} ({entry.source}): " if course.is_course else ""
         try:
@@ -261,8 +299,19 @@ def main(argv: list[str] | None = None) -> int:
         except VoiceError as error:
             problems.append(f"{where}{error}")
             continue
-        each = plan(entry.lesson, run.lesson(voice, entry.name, entry.stem), args.scene)
+        describer = None
+        if args.described and rendering and not args.watch:
+            try:
+                describer, why = describer_for(voice, entry.lesson)
+            except VoiceError as error:
+                problems.append(f"{where}{error}")
+                continue
+            said += [f"{where}{why}"] if why else []
+        options = run.lesson(voice, entry.name, entry.stem, describer)
+        each = plan(entry.lesson, options, args.scene)
         unable = None if voice is None else voice_problem(voice)
+        if not unable and describer is not None and describer != voice:
+            unable = voice_problem(describer)
         if unable:
             problems.append(f"{where}{unable}")
             continue
@@ -273,6 +322,8 @@ def main(argv: list[str] | None = None) -> int:
         plans.append(each)
     if problems:
         return _bad(*problems)
+    for line in said:
+        print(f"render.py: {line}", flush=True)
     # --script, --watch, --list and --dry-run take one lesson (load_course sees to it).
     one = plans[0]
     if args.script:

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterable
+from dataclasses import asdict, dataclass
 
 from .maths import softmax
 
 __all__ = [
     "MINUS_INFINITY",
     "PULL_PLACES",
+    "RULES",
+    "Rule",
+    "apply",
     "about",
     "budget",
     "factor",
@@ -22,6 +27,7 @@ __all__ = [
     "pull",
     "ratio",
     "rounded",
+    "rules_json",
     "score",
     "share",
     "short_weight",
@@ -40,6 +46,75 @@ MINUS_INFINITY = "−∞"
 """A masked score: the mask adds −∞, so that e^score is exactly 0."""
 
 
+@dataclass(frozen=True)
+class Rule:
+    """How one kind of quantity becomes text, as data: the formatters below apply it, and the
+    lecture kit's pages ship the same table to the browser (:func:`rules_json`), whose twin of
+    the lesson formats by it, so the page cannot drift from the video."""
+
+    places: int
+    """Decimal places, rounded half to even on the number's exact binary value (as Python's
+    ``f"{x:.2f}"``), never showing ``-0.00``."""
+    scale: float = 1
+    """What the number is multiplied by first: 100 for a percentage."""
+    significant: int = 0
+    """When > 0: rounded first to this many significant figures (``about``)."""
+    trim: bool = False
+    """Trailing zeros dropped, and then a bare point: ``1.50`` → ``1.5``, ``3.00`` → ``3``."""
+    bare: bool = False
+    """A leading ``0`` dropped: ``0.84`` → ``.84``."""
+    brackets: bool = False
+    """A negative in brackets: ``(-1)``."""
+    suffix: str = ""
+    masked: str | None = None
+    """The text of −∞ (a masked score), or None when −∞ is never shown."""
+    zero: str | None = None
+    """The text of exactly 0, or None to format 0 as any other number."""
+
+
+RULES: dict[str, Rule] = {
+    "number": Rule(2, trim=True),
+    "score": Rule(2, trim=True, masked=MINUS_INFINITY),
+    "factor": Rule(2, trim=True, brackets=True),
+    "pull": Rule(PULL_PLACES),
+    "grid_pull": Rule(PULL_PLACES, zero="0"),
+    "share": Rule(1, scale=100, suffix="%"),
+    "percent": Rule(0, scale=100, suffix="%"),
+    "budget": Rule(2, scale=100, trim=True, suffix="%"),
+    "weight": Rule(3),
+    "output_entry": Rule(2),
+    "short_weight": Rule(2, bare=True),
+    "ratio": Rule(1),
+    "rounded": Rule(0),
+    "about": Rule(2, significant=2, trim=True),
+    "tensor_entry": Rule(4),
+}
+"""Every kind of number the lesson shows, by the name of its formatter."""
+
+
+def apply(rule: Rule, x: float) -> str:
+    """``x`` as ``rule`` writes it."""
+    if rule.masked is not None and x == -math.inf:
+        return rule.masked
+    if rule.zero is not None and x == 0:
+        return rule.zero
+    if rule.significant and x != 0:
+        x = round(x, rule.significant - 1 - math.floor(math.log10(abs(x))))
+    text = _fixed(x * rule.scale if rule.scale != 1 else x, rule.places)
+    if rule.trim and "." in text:
+        text = text.rstrip("0").rstrip(".")
+    if rule.bare:
+        text = text.removeprefix("0")
+    if rule.brackets and text.startswith("-"):
+        text = f"({text})"
+    return text + rule.suffix
+
+
+def rules_json() -> str:
+    """:data:`RULES` as JSON, for a page's script to format by (``Rule``'s fields by name)."""
+    return json.dumps({name: asdict(rule) for name, rule in RULES.items()}, ensure_ascii=False)
+
+
 def _fixed(x: float, places: int) -> str:
     """Fixed-point text with no "-0.00": a value that rounds to zero shows no sign."""
     text = f"{x:.{places}f}"
@@ -48,25 +123,23 @@ def _fixed(x: float, places: int) -> str:
 
 def number(x: float) -> str:
     """A lesson number or a score: whole numbers bare (``3``), others to two places (``1.5``)."""
-    text = _fixed(x, 2)
-    return text.rstrip("0").rstrip(".") if "." in text else text
+    return apply(RULES["number"], x)
 
 
 def score(x: float) -> str:
     """A score in the grid: as :func:`number` (``1.5``), or ``−∞`` where the mask hides it."""
-    return MINUS_INFINITY if x == -math.inf else number(x)
+    return apply(RULES["score"], x)
 
 
 def grid_pull(x: float) -> str:
     """A pull in the grid: as :func:`pull` (``4.48``), or ``0`` for a masked one, e^−∞, which
     is exactly nothing (a visible pull is never 0: its score is at least -12)."""
-    return "0" if x == 0 else pull(x)
+    return apply(RULES["grid_pull"], x)
 
 
 def factor(x: float) -> str:
     """A number inside a product: negatives in brackets, so ``2×(-1)`` reads right."""
-    text = number(x)
-    return f"({text})" if text.startswith("-") else text
+    return apply(RULES["factor"], x)
 
 
 def vector(xs: Iterable[float]) -> str:
@@ -76,28 +149,28 @@ def vector(xs: Iterable[float]) -> str:
 
 def pull(x: float) -> str:
     """e^score, a total, or a pull ratio, to two places: ``20.09``."""
-    return _fixed(x, PULL_PLACES)
+    return apply(RULES["pull"], x)
 
 
 def share(w: float) -> str:
     """A weight as a share of the budget: ``84.4%``."""
-    return _fixed(100 * w, 1) + "%"
+    return apply(RULES["share"], w)
 
 
 def percent(w: float) -> str:
     """A weight as a whole percentage, as a headline rounds it: ``46%``."""
-    return _fixed(100 * w, 0) + "%"
+    return apply(RULES["percent"], w)
 
 
 def budget(w: float) -> str:
     """The whole attention budget, as the slides write it: ``100%``. It is exact, so it needs
     none of the place a rounded share keeps (``84.4%``)."""
-    return number(100 * w) + "%"
+    return apply(RULES["budget"], w)
 
 
 def weight(w: float) -> str:
     """A weight as a multiplier: ``0.844``."""
-    return _fixed(w, 3)
+    return apply(RULES["weight"], w)
 
 
 def output(xs: Iterable[float]) -> str:
@@ -107,7 +180,7 @@ def output(xs: Iterable[float]) -> str:
 
 def short_weight(w: float) -> str:
     """One weight in the compact form of the overview slide: ``.84``."""
-    return _fixed(w, 2).removeprefix("0")
+    return apply(RULES["short_weight"], w)
 
 
 def short_weights(ws: Iterable[float]) -> str:
@@ -117,25 +190,22 @@ def short_weights(ws: Iterable[float]) -> str:
 
 def ratio(x: float) -> str:
     """How many of one token match another, to one place: ``20.1``."""
-    return _fixed(x, 1)
+    return apply(RULES["ratio"], x)
 
 
 def rounded(x: float) -> str:
     """A count rounded to a whole number: ``403``."""
-    return _fixed(x, 0)
+    return apply(RULES["rounded"], x)
 
 
 def about(x: float) -> str:
     """A rough count to two significant figures, for a quiz option: ``20``, ``400``."""
-    if x == 0:
-        return "0"
-    digits = 2 - 1 - math.floor(math.log10(abs(x)))
-    return number(round(x, digits))
+    return apply(RULES["about"], x)
 
 
 def tensor(ws: Iterable[float]) -> str:
     """What ``torch.softmax`` prints: ``tensor([0.8438, 0.1142, 0.0420])``."""
-    return "tensor([" + ", ".join(_fixed(w, 4) for w in ws) + "])"
+    return "tensor([" + ", ".join(apply(RULES["tensor_entry"], w) for w in ws) + "])"
 
 
 def torch_floats(xs: Iterable[float]) -> str:
@@ -145,7 +215,7 @@ def torch_floats(xs: Iterable[float]) -> str:
 
 def output_entry(x: float) -> str:
     """One entry of a blended output, as in the output vector: ``0.46``."""
-    return _fixed(x, 2)
+    return apply(RULES["output_entry"], x)
 
 
 def option(x: float, roughly: str) -> str:

@@ -8,6 +8,7 @@ import numpy as np
 
 from .matrix import GridAttention, Matrix, attend_all, project
 from .model import Head, Lesson
+from .sums import times
 
 __all__ = [
     "HeadAttention",
@@ -121,7 +122,7 @@ def mix(joined: Matrix, w_o: Matrix | None) -> Matrix:
     """The joined outputs × W_O; the joined outputs themselves when there is no W_O."""
     if w_o is None:
         return joined
-    mixed = joined @ w_o
+    mixed = times(joined, w_o)
     mixed.setflags(write=False)
     return mixed
 

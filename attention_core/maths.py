@@ -9,6 +9,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .model import Lesson, Quiz
+from .sums import added, times
 
 __all__ = [
     "BUDGET",
@@ -114,19 +115,19 @@ def scores(query: ArrayLike, keys: ArrayLike) -> Vector:
     """How well each key matches the query: q · k ÷ √dₖ."""
     query = np.asarray(query, dtype=np.float64)
     products = np.asarray(keys, dtype=np.float64) * query
-    return _frozen(products.sum(axis=1) / math.sqrt(query.size))
+    return _frozen(added(products) / math.sqrt(query.size))
 
 
 def softmax(scores: ArrayLike) -> Vector:
     """Positive weights adding up to 1; the maximum is subtracted first so e^x never overflows."""
     scores = np.asarray(scores, dtype=np.float64)
     pulls = np.exp(scores - scores.max())
-    return _frozen(pulls / pulls.sum())
+    return _frozen(pulls / added(pulls))
 
 
 def mix(weights: ArrayLike, values: ArrayLike) -> Vector:
     """The weighted sum of the value vectors: Σ wᵢ · vᵢ."""
-    return _frozen(np.asarray(weights, dtype=np.float64) @ np.asarray(values, dtype=np.float64))
+    return _frozen(times(weights, values))
 
 
 def attend(lesson: Lesson) -> Attention:
@@ -135,7 +136,7 @@ def attend(lesson: Lesson) -> Attention:
     keys = np.array([token.key for token in lesson.tokens], dtype=np.float64)
     values = np.array([token.value for token in lesson.tokens], dtype=np.float64)
     products = keys * query
-    dots = products.sum(axis=1)
+    dots = added(products)
     root_d_k = math.sqrt(lesson.d_k)
     token_scores = scores(query, keys)
     pulls = np.exp(token_scores)
@@ -151,7 +152,7 @@ def attend(lesson: Lesson) -> Attention:
         root_d_k=root_d_k,
         scores=token_scores,
         pulls=_frozen(pulls),
-        total=float(pulls.sum()),
+        total=float(added(pulls)),
         weights=weights,
         weighted_values=_frozen(weighted_values),
         output=mix(weights, values),

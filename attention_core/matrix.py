@@ -10,6 +10,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .model import Lesson
+from .sums import added, times
 
 __all__ = [
     "MASKS",
@@ -115,14 +116,14 @@ def attend_all(
     n, d_k = q.shape
     hidden = hidden_by(mask, n)
     products = q[:, None, :] * k[None, :, :]
-    dots = products.sum(axis=2)
+    dots = added(products)
     root_d_k = math.sqrt(d_k)
     scores = np.where(hidden, -np.inf, dots / root_d_k)
     pulls = np.exp(scores)  # e^−∞ is exactly 0; validation keeps every score within ±12
     # The weights come from scores less each row's maximum, as softmax does, so that they
     # agree with attention_core.maths.softmax digit for digit on the newest token's row.
     shifted = np.exp(scores - scores.max(axis=1, keepdims=True))
-    weights = shifted / shifted.sum(axis=1, keepdims=True)
+    weights = shifted / added(shifted)[:, None]
     return GridAttention(
         queries=_frozen(q),
         keys=_frozen(k),
@@ -134,9 +135,9 @@ def attend_all(
         scores=_frozen(scores),
         hidden=hidden,
         pulls=_frozen(pulls),
-        totals=_frozen(pulls.sum(axis=1)),
+        totals=_frozen(added(pulls)),
         weights=_frozen(weights),
-        outputs=_frozen(weights @ v),
+        outputs=_frozen(times(weights, v)),
     )
 
 
@@ -180,7 +181,7 @@ def project(x: ArrayLike, w: ArrayLike) -> Matrix:
     numpy.ndarray
         n × d (or d), read-only, rounded to :data:`PROJECTION_PLACES` (exact for such inputs).
     """
-    product = np.asarray(x, dtype=np.float64) @ np.asarray(w, dtype=np.float64)
+    product = times(x, w)
     return _frozen(np.round(product, PROJECTION_PLACES) + 0.0)  # + 0.0: no -0.0
 
 

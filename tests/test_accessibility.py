@@ -66,7 +66,9 @@ def _violations(driver: webdriver.Chrome, page: Path) -> list[dict[str, Any]]:
 
 @pytest.mark.render
 @pytest.mark.browser
-@pytest.mark.parametrize("name", ["index.html", "handout.html", "transcript.html", "slides.html"])
+@pytest.mark.parametrize(
+    "name", ["index.html", "handout.html", "transcript.html", "slides.html", "twin.html"]
+)
 def test_every_kit_page_passes_axe(rendered: Rendered, driver: webdriver.Chrome, name: str) -> None:
     assert _violations(driver, rendered.folder / name) == []
 

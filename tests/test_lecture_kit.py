@@ -28,6 +28,7 @@ from publish.kit.deck import deck_html
 from publish.kit.embed import embed_html
 from publish.kit.handout import handout_html, print_pdf
 from publish.kit.powerpoint import P14, write_pptx
+from publish.kit.twin import twin_html
 from publish.media.captions import Cue, parse_srt
 from publish.media.manifest import ClipEntry, FileRef
 from publish.presets import FULL_NAME
@@ -152,6 +153,7 @@ def test_a_translated_lesson_gets_a_kit_without_english(tmp_path: Path) -> None:
         "handout": (handout_html(lesson), []),
         "deck": (deck, list(json.loads(_deck_data(deck))["words"].values())),
         "index": (embed_html(lesson, [step], None, MP4, kit, tmp_path), []),
+        "twin": (twin_html(lesson), []),
     }
     for name, (page, scripted) in pages.items():
         assert '<html lang="el">' in page, name

@@ -1,6 +1,7 @@
 """The fast tier renders nothing: every test that reaches a session render (the ``rendered``
-lesson, the ``course``, the ``narration_script``), directly or through another fixture, is
-marked ``render``, so ``-m "not render and not browser and not lessons"`` leaves it out.
+lesson, the ``course``, the ``narration_script``, the ``narrated`` lesson), directly or
+through another fixture, is marked ``render``, so ``-m "not render and not browser and not
+lessons"`` leaves it out.
 
 The suite is collected by pytest itself, in a process of its own (this module run as a script
 with a plugin that writes what each test asks for), so every fixture is seen as pytest resolves
@@ -18,7 +19,7 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).parent.parent
-SESSION_RENDERS = frozenset({"rendered", "course", "narration_script"})
+SESSION_RENDERS = frozenset({"rendered", "course", "narration_script", "narrated"})
 """The conftest fixtures that render (or dry-run every step) once for the whole run."""
 
 

@@ -274,15 +274,6 @@ def _subtitles(path: Path) -> list[Cue]:
     return parse_srt(text, escaped=False)
 
 
-@pytest.fixture(scope="module")
-def narrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The default lesson narrated by its default voice (Piper's joe), at low quality."""
-    out = tmp_path_factory.mktemp("narrated")
-    result = cli(out, "--voice", JOE)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return out
-
-
 def _clips(out: Path) -> list[Path]:
     return sorted((out / LOW.name).glob("0*.mp4"))
 

@@ -594,7 +594,7 @@ def test_the_manifest_names_every_file_in_the_folder(rendered: Rendered) -> None
     vtt = [f"{stem}.vtt" for stem in stems]
     described = [f"{stem}.descriptions.vtt" for stem in [*stems, FULL_NAME]]
     pages = ["index.html", "handout.html", "handout.pdf", "transcript.html", "transcript.txt"]
-    assert kit == [*vtt, *described, *pages, "slides.html", "slides.pptx"]
+    assert kit == [*vtt, *described, *pages, "slides.html", "slides.pptx", "twin.html"]
 
 
 @pytest.mark.render

@@ -8,8 +8,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from attention_core import Lesson, Words
-from publish.kit import transcript
+from publish.kit import quiz_player, transcript, twin
 from publish.kit.beats import Step, clock
+from publish.kit.described_toggle import STYLE as described_toggle_style
+from publish.kit.described_toggle import described_toggle
 from publish.kit.webpage import STYLE_BASE, html_attribute, html_text, page
 from publish.media.manifest import FullEntry
 
@@ -44,12 +46,14 @@ def embed_html(
         body.append(f"<h2>{html_text(words['page.heading.kit'])}</h2><ul>{links}</ul>")
     if full is not None:
         body += _whole(full, steps, mime, folder, lesson)
+        body.append(twin.panel(lesson, chapters=[step.clip.step - 1 for step in steps]))
     body.append(f"<h2>{html_text(words['page.heading.steps'])}</h2>")
     for step in steps:
         body += _step(step, mime, folder, words)
     language = words["common.word.language"]
-    style = STYLE_BASE + _STYLE + PLAYER_STYLE
-    return page(lesson.title, language, style, "\n".join(body), _SCRIPT + transcript.SCRIPT)
+    style = STYLE_BASE + _STYLE + PLAYER_STYLE + twin.STYLE
+    script = _SCRIPT + transcript.SCRIPT + (twin.script(follow=True) if full is not None else "")
+    return page(lesson.title, language, style, "\n".join(body), script)
 
 
 def _kit_file(name: str, words: Words) -> str:
@@ -71,7 +75,7 @@ def _whole(
         f"<h2>{html_text(words['page.heading.whole'])}</h2>",
         player(lesson, steps, full, mime, folder),
         f"<p class=muted>{html_text(words['page.line.chapters'])}</p>",
-        f"<ol class=chapters>{chapters}</ol>",
+        f'<ol class=chapters data-video="whole">{chapters}</ol>',
     ]
 
 
@@ -86,18 +90,24 @@ def player(
     prefix: str = "",
 ) -> str:
     """The whole lesson's player, its captions and descriptions tracks inlined, with the
-    interactive transcript beside it; ``video``: the player's id, ``prefix``: the lesson's
+    interactive transcript beside it and the quiz under it (:mod:`publish.kit.quiz_player`);
+    ``video``: the player's id, ``prefix``: the lesson's
     folder as the page links to it (``default/`` on the course page, nothing beside it)."""
     words = lesson.words
     poster = f' poster="{html_attribute(prefix + steps[0].clip.poster.file)}"' if steps else ""
     vtt = next((ref.file for ref in full.captions if ref.file.endswith(".vtt")), None)
-    return (
-        "<div class=player>"
+    screen = (
         f'<video id="{html_attribute(video)}" controls preload="auto"{poster}>'
         f'<source src="{html_attribute(prefix + full.file)}" type="{mime}">'
         f"{_track(vtt, folder, words)}"
         f"{_described(f'{Path(full.file).stem}.descriptions.vtt', folder, words)}</video>"
-        f"{transcript.interactive(lesson, steps, full, video)}</div>"
+    )
+    toggle = described_toggle(full.file, folder, words, video, prefix)
+    if toggle:  # under the video, in the player's first column
+        screen = f"<div>{screen}{toggle}</div>"
+    return (
+        f"<div class=player>{screen}{transcript.interactive(lesson, steps, full, video)}"
+        f"{quiz_player.hook(lesson, full, video)}</div>"
     )
 
 
@@ -154,6 +164,8 @@ PLAYER_STYLE = (
 video { width: 100%; max-width: 854px; background: #000; border-radius: 6px; display: block; }
 """
     + transcript.STYLE
+    + described_toggle_style
+    + quiz_player.QUIZ_STYLE
 )
 """What :func:`player` needs of a page's style."""
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from attention_core import Lesson
-from publish.kit import deck, embed, handout, made_from, powerpoint, transcript
+from publish.kit import deck, embed, handout, made_from, powerpoint, scorm, transcript, twin
 from publish.kit.beats import steps_of
 from publish.media.files import write_text
 from publish.media.manifest import Manifest
@@ -59,11 +59,13 @@ def write_kit(
     *,
     steps_wanted: int,
     slides: bool,
+    package: str | None = None,
     printed: Kit | None = None,
 ) -> Kit:
     """Write the kit for ``manifest``'s files into ``folder``.
 
     ``steps_wanted`` is the number of steps in the lesson: the decks need every one of them.
+    ``package``: ``scorm`` also writes the SCORM 1.2 package (:mod:`publish.kit.scorm`).
     ``printed``: what :func:`write_handout` said, when the caller has written the handout.
     """
     printed = printed or write_handout(folder, lesson)
@@ -89,6 +91,7 @@ def write_kit(
         write_text(folder / described[-1], transcript.descriptions_vtt(lesson, steps, starts))
     write_text(folder / transcript.HTML_NAME, transcript.transcript_html(lesson, steps))
     write_text(folder / transcript.TEXT_NAME, transcript.transcript_text(lesson, steps))
+    write_text(folder / twin.NAME, twin.twin_html(lesson))
     present = _present(
         folder,
         [
@@ -97,14 +100,21 @@ def write_kit(
             transcript.TEXT_NAME,
             f"{DECK_NAME}.html",
             f"{DECK_NAME}.pptx",
+            twin.NAME,
         ],
     )
     page = embed.embed_html(lesson, steps, manifest.full, mime, present, folder)
     write_text(folder / PAGE_NAME, page)
+    packages = []
+    if package == scorm.KIND and manifest.full is None:
+        notes.append("SCORM package skipped: the whole video was not joined")
+    elif package == scorm.KIND and manifest.full is not None:
+        packages.append(scorm.write_package(folder, lesson, steps, manifest.full, mime))
     captions = tuple(step.captions for step in steps if step.captions is not None)
+    made = [PAGE_NAME, *present, *packages]
     return Kit(
-        (*captions, *described, PAGE_NAME, *present),
-        (*notes, f"lecture kit: {', '.join([PAGE_NAME, *present])}"),
+        (*captions, *described, *made),
+        (*notes, f"lecture kit: {', '.join(made)}"),
         failures,
     )
 

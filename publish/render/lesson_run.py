@@ -25,6 +25,7 @@ from publish.narration.soundtrack import encoding, iso639_2, narration_track
 from publish.presets import JOINABLE_FORMATS, full_name
 from publish.render import worker
 from publish.render.cache import Cached, Records, full_key
+from publish.render.described import describe_lesson, remove_described
 from publish.render.options import LessonOptions
 from publish.render.plan import Plan
 from publish.render.progress import Display, SummaryRow
@@ -65,6 +66,10 @@ class LessonRun:
     states: dict[type[LessonScene], str] = field(default_factory=dict)
     failures: dict[type[LessonScene], str] = field(default_factory=dict)
     join_failure: str | None = None
+    described: list[str] = field(default_factory=list)
+    """What ``--described`` made or why it could not: the lines the run prints."""
+    described_failed: bool = False
+    described_row: tuple[str, str, float, int] | None = None
 
     @property
     def lesson(self) -> Lesson:
@@ -254,7 +259,7 @@ class LessonRun:
         # handout, which shows the lesson and none of its videos. The print stays on this
         # thread, so that an interrupt stops it as it would stop it alone.
         with ThreadPoolExecutor(1, thread_name_prefix="join") as joiner:
-            joining = joiner.submit(self._join_if_complete)
+            joining = joiner.submit(self._whole_and_described)
             printed = write_handout(options.folder, self.lesson)
             full = joining.result()
         manifest = Manifest(
@@ -272,6 +277,7 @@ class LessonRun:
             manifest,
             steps_wanted=len(self.plan.scenes),
             slides=options.run.slides,
+            package=options.run.package,
             printed=printed,
         )
         kit_files = tuple(FileRef.of(options.folder / name) for name in kit.files)
@@ -285,13 +291,50 @@ class LessonRun:
         ]
         if full:
             rows.append(SummaryRow(prefix + full[0].file, full[1], full[0].duration, full[0].size))
+        if self.described_row:
+            name, state, duration, size = self.described_row
+            rows.append(SummaryRow(prefix + name, state, duration, size))
         notes = [f"step {s.step} ({s.__name__}) failed: {m}" for s, m in self.failures.items()]
         notes += [self.join_failure] if self.join_failure else []
+        notes += self.described
         notes += [*kit.notes, *kit.failures]
         if self.name:
             notes = [f"{self.name}: {note}" for note in notes]
-        failed = bool(self.failures or self.join_failure or kit.failures)
+        failed = bool(self.failures or self.join_failure or kit.failures or self.described_failed)
         return Outcome(manifest, tuple(rows), tuple(notes), failed)
+
+    def _whole_and_described(self) -> tuple[FullEntry, str] | None:
+        """The whole video, then (``--described``) its described version beside it."""
+        full = self._join_if_complete()
+        narrator = self.options.describing
+        if full is not None and narrator is None and full[1] == "joined":
+            remove_described(self.options.folder, full[0].file)  # it described another video
+        if full is None or narrator is None:
+            if narrator is not None:
+                self.described.append("described video not made: the whole video is not joined")
+            return full
+        clips = [self.clips[scene] for scene in self.plan.scenes]
+        try:
+            made = describe_lesson(
+                self.lesson,
+                self.options.folder,
+                clips,
+                full[0],
+                narrator,
+                self.options.work / "described",
+            )
+        except Exception as error:  # the plain video and the kit stand without it
+            self.described.append(f"described video failed: {type(error).__name__}: {error}")
+            self.described_failed = True
+            return full
+        self.described.append(made.note)
+        self.described_row = made.row
+        if made.second_track and not made.cached:  # the plain video was rewritten with it
+            entry = self.options.folder / full[0].file
+            updated = replace(full[0], size=entry.stat().st_size, sha256=sha256(entry))
+            self.records.save(full_key(self.lesson.title, clips), updated)
+            return updated, full[1]
+        return full
 
     def _join_if_complete(self) -> tuple[FullEntry, str] | None:
         """The whole video, when the format allows it and every step's clip is current."""

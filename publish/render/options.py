@@ -30,8 +30,12 @@ class RunOptions:
     """Render the chosen scenes (and join) even when cached."""
     slides: bool = False
     """Also write the decks: ``slides.html`` and ``slides.pptx``."""
+    package: str | None = None
+    """``scorm``: also write each lesson's SCORM 1.2 package, ``LESSON_scorm12.zip``."""
     scheduler: str | None = None
     """A Dask scheduler's address (``tcp://host:8786``) to render on; None for local workers."""
+    described: bool = False
+    """Also write each lesson's audio-described video (:mod:`publish.render.described`)."""
 
     @property
     def quality_folder(self) -> Path:
@@ -56,10 +60,14 @@ class RunOptions:
         return self.claim / "typeset"
 
     def lesson(
-        self, voice: Voice | None = None, name: str = "", stem: str = "default"
+        self,
+        voice: Voice | None = None,
+        name: str = "",
+        stem: str = "default",
+        describer: Voice | None = None,
     ) -> LessonOptions:
         """One lesson's options in this run."""
-        return LessonOptions(self, voice, name, stem)
+        return LessonOptions(self, voice, name, stem, describer)
 
 
 @dataclass(frozen=True)
@@ -75,11 +83,21 @@ class LessonOptions:
     stem: str = "default"
     """The lesson file's stem (``default``: the built-in lesson), which names its whole video
     when its title cannot (``presets.full_name``)."""
+    describer: Voice | None = None
+    """Who speaks the descriptions of the described video (``--described``): the narrator, or
+    a synthesised voice where the narration is silent or recorded; None: no described video."""
 
     @property
     def narrator(self) -> Narrator | None:
         """The voice with its speech store, ``media/.speech/``, shared by every quality."""
         return None if self.voice is None else Narrator(self.voice, self.run.out / ".speech")
+
+    @property
+    def describing(self) -> Narrator | None:
+        """The descriptions' voice with the narration's speech store, when ``--described``."""
+        if self.describer is None or not self.run.described:
+            return None
+        return Narrator(self.describer, self.run.out / ".speech")
 
     @property
     def folder(self) -> Path:

@@ -1,0 +1,400 @@
+// The lesson's twin: attention_core's maths and formatting, in the browser.
+//
+// Written from attention_core (maths.py, matrix.py, heads.py, sums.py, worked*.py) so that
+// every number it shows is, character for character, the one the video shows for the same
+// inputs: products rounded as numpy rounds them, every sum exact and rounded once (math.fsum),
+// and each number formatted by the rules attention_core.formatting exports as data (RULES),
+// never by a copy of them. tests/test_twin.py proves it on random lessons in Chromium.
+"use strict";
+
+const Twin = (() => {
+  // --- exact arithmetic: what Python's fsum, round() and f"{x:.2f}" do ---------------------
+
+  const view = new DataView(new ArrayBuffer(8));
+
+  /** A finite double as sign × mantissa × 2^exponent, the mantissa a BigInt. */
+  function parts(x) {
+    view.setFloat64(0, x);
+    const high = view.getUint32(0);
+    const low = view.getUint32(4);
+    const biased = (high >>> 20) & 0x7ff;
+    let mantissa = (BigInt(high & 0xfffff) << 32n) | BigInt(low);
+    if (biased !== 0) mantissa |= 1n << 52n;
+    const exponent = (biased === 0 ? 1 : biased) - 1075;
+    return { negative: high >>> 31 === 1, mantissa, exponent };
+  }
+
+  /** The exact sum of finite doubles, rounded once, half to even: Python's math.fsum. */
+  function exactSum(terms) {
+    const split = terms.filter((x) => x !== 0).map(parts);
+    if (!split.length) return 0;
+    const lowest = Math.min(...split.map((p) => p.exponent));
+    let sum = 0n;
+    for (const p of split) {
+      const scaled = p.mantissa << BigInt(p.exponent - lowest);
+      sum += p.negative ? -scaled : scaled;
+    }
+    const negative = sum < 0n;
+    let size = negative ? -sum : sum;
+    let exponent = lowest;
+    const bits = size.toString(2).length;
+    if (bits > 53) {
+      const shift = BigInt(bits - 53);
+      const kept = size >> shift;
+      const rest = size - (kept << shift);
+      const half = 1n << (shift - 1n);
+      size = rest > half || (rest === half && (kept & 1n) === 1n) ? kept + 1n : kept;
+      exponent += bits - 53;
+    }
+    const value = Number(size) * 2 ** exponent;
+    return negative ? -value : value;
+  }
+
+  /** x to `places` decimals on its exact binary value, ties to even (Python's f"{x:.Nf}"). */
+  function exactFixed(x, places) {
+    const doubled = x * 2 ** (places + 1); // exact: a power of two
+    if (Number.isInteger(doubled) && Math.abs(doubled) % 2 === 1) {
+      // An exact tie: toFixed would round it up, Python rounds it to the even neighbour.
+      const twice = BigInt(Math.abs(doubled)) * 5n ** BigInt(places); // 2·|x|·10^places, odd
+      let whole = (twice - 1n) / 2n;
+      if (whole % 2n === 1n) whole += 1n;
+      const digits = whole.toString().padStart(places + 1, "0");
+      const body = places ? `${digits.slice(0, -places)}.${digits.slice(-places)}` : digits;
+      return (x < 0 ? "-" : "") + body;
+    }
+    return x.toFixed(places); // exact on the binary value otherwise (ECMA-262 Number.prototype.toFixed)
+  }
+
+  /** Python's round(x, digits): the correctly rounded decimal, ties to even. */
+  function roundTo(x, digits) {
+    if (digits >= 0) return Number(exactFixed(x, digits));
+    const unit = 10n ** BigInt(-digits);
+    const magnitude = Math.abs(x);
+    const whole = BigInt(Math.trunc(magnitude));
+    const fraction = magnitude - Math.trunc(magnitude);
+    const rest = whole % unit;
+    const base = whole - rest;
+    const half = unit / 2n;
+    const odd = (base / unit) % 2n === 1n;
+    const up = rest > half || (rest === half && (fraction > 0 || odd));
+    const rounded = Number(up ? base + unit : base);
+    return x < 0 ? -rounded : rounded;
+  }
+
+  /** Fixed-point text with no "-0.00", as attention_core.formatting._fixed. */
+  function fixed(x, places) {
+    const text = exactFixed(x, places);
+    return text.startsWith("-") && Number(text) === 0 ? text.slice(1) : text;
+  }
+
+  /** x as `rule` (one entry of attention_core.formatting.RULES) writes it. */
+  function format(rule, x) {
+    if (rule.masked !== null && x === -Infinity) return rule.masked;
+    if (rule.zero !== null && x === 0) return rule.zero;
+    if (rule.significant && x !== 0) {
+      x = roundTo(x, rule.significant - 1 - Math.floor(Math.log10(Math.abs(x))));
+    }
+    let text = fixed(rule.scale !== 1 ? x * rule.scale : x, rule.places);
+    if (rule.trim && text.includes(".")) text = text.replace(/0+$/, "").replace(/\.$/, "");
+    if (rule.bare && text.startsWith("0")) text = text.slice(1);
+    if (rule.brackets && text.startsWith("-")) text = `(${text})`;
+    return text + rule.suffix;
+  }
+
+  // --- the maths, as attention_core works it -----------------------------------------------
+
+  /** numpy's rint: to the nearest whole number, ties to even. */
+  function rint(y) {
+    const r = Math.round(y);
+    return Math.abs(y % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
+  }
+
+  /** matrix.project: x·W, rounded to two places as numpy's round does (x·100, rint, ÷100). */
+  function project(x, w) {
+    return times([x], w)[0].map((entry) => rint(entry * 100) / 100 + 0);
+  }
+
+  /** sums.times: each entry the exact sum of its rounded products. */
+  function times(a, b) {
+    return a.map((row) => b[0].map((_, c) => exactSum(row.map((x, k) => x * b[k][c]))));
+  }
+
+  function softmax(scores) {
+    const top = Math.max(...scores);
+    const shifted = scores.map((s) => Math.exp(s - top));
+    const total = exactSum(shifted);
+    return shifted.map((p) => p / total);
+  }
+
+  /** maths.attend: one query over keys and values. */
+  function attend(query, keys, values) {
+    const root = Math.sqrt(query.length);
+    const products = keys.map((k) => k.map((x, i) => x * query[i]));
+    const dots = products.map(exactSum);
+    const scores = dots.map((d) => d / root);
+    const pulls = scores.map(Math.exp);
+    const weights = softmax(scores);
+    return {
+      root,
+      dots,
+      scores,
+      pulls,
+      total: exactSum(pulls),
+      weights,
+      scaled: values.map((v, i) => v.map((x) => weights[i] * x)),
+      output: times([weights], values)[0],
+    };
+  }
+
+  /** matrix.attend_all: every query over every key, the causal mask applied if asked. */
+  function attendAll(queries, keys, values, mask) {
+    const root = Math.sqrt(queries[0].length);
+    const hidden = queries.map((_, i) => keys.map((_, j) => mask === "causal" && j > i));
+    const dots = queries.map((q) => keys.map((k) => exactSum(q.map((x, d) => x * k[d]))));
+    const scores = dots.map((row, i) => row.map((d, j) => (hidden[i][j] ? -Infinity : d / root)));
+    const pulls = scores.map((row) => row.map(Math.exp));
+    const weights = scores.map((row) => {
+      const top = Math.max(...row);
+      const shifted = row.map((s) => Math.exp(s - top));
+      const total = exactSum(shifted);
+      return shifted.map((p) => p / total);
+    });
+    return {
+      root,
+      dots,
+      scores,
+      pulls,
+      totals: pulls.map(exactSum),
+      weights,
+      outputs: times(weights, values),
+    };
+  }
+
+  /** The lesson as attention_core.lesson builds it from the inputs: in a heads lesson each
+   * token's query, key and value projected through the first head; the one query written,
+   * or else the newest token's own. */
+  function derived(inputs) {
+    const first = inputs.heads[0];
+    const tokens = inputs.tokens.map((t) =>
+      first
+        ? {
+            ...t,
+            query: project(t.embedding, first.w_q),
+            key: project(t.embedding, first.w_k),
+            value: project(t.embedding, first.w_v),
+          }
+        : t,
+    );
+    const query = inputs.written_query ? inputs.query : tokens[tokens.length - 1].query;
+    return { ...inputs, tokens, query };
+  }
+
+  // --- the numbers each step shows, by key: the same keys twin.py lays out ------------------
+
+  function key(quantity, at = {}) {
+    return [quantity, at.token ?? "", at.head ?? "", at.row ?? "", at.col ?? ""].join("|");
+  }
+
+  function numbers(inputs, rules, words) {
+    const f = (name, x) => format(rules[name], x);
+    const lesson = derived(inputs);
+    const n = lesson.tokens.length;
+    const keys = lesson.tokens.map((t) => t.key);
+    const values = lesson.tokens.map((t) => t.value);
+    const before = attend(lesson.query, keys, values);
+    const byKind = {};
+    const put = (kind, quantity, at, text) => {
+      (byKind[kind] ??= new Map()).set(key(quantity, at), text);
+    };
+
+    const overview = (kind) => {
+      before.weights.forEach((w, t) => put(kind, "short_weight", { token: t }, f("short_weight", w)));
+      before.output.forEach((x, col) => put(kind, "output", { col }, f("output_entry", x)));
+    };
+    overview("title");
+    overview("big_picture");
+    put("score", "root_d_k", {}, f("number", before.root));
+    before.dots.forEach((d, t) => {
+      put("score", "dot", { token: t }, f("number", d));
+      put("score", "score", { token: t }, f("number", before.scores[t]));
+    });
+    before.scores.forEach((s, t) => {
+      put("softmax", "score", { token: t }, f("number", s));
+      put("softmax", "pull", { token: t }, f("pull", before.pulls[t]));
+      put("softmax", "share", { token: t }, f("share", before.weights[t]));
+    });
+    put("softmax", "total", {}, f("pull", before.total));
+    before.weights.forEach((w, t) => {
+      put("mix", "weight", { token: t }, f("weight", w));
+      before.scaled[t].forEach((x, col) => put("mix", "scaled", { token: t, col }, f("output_entry", x)));
+    });
+    before.output.forEach((x, col) => put("mix", "output", { col }, f("output_entry", x)));
+
+    if (lesson.rival) {
+      const after = attend(lesson.query, [...keys, lesson.rival.key], [...values, lesson.rival.value]);
+      const name = (t) => (t === n ? "rival" : t);
+      put("rival", "dot", { token: "rival" }, f("number", after.dots[n]));
+      put("rival", "score", { token: "rival" }, f("number", after.scores[n]));
+      before.weights.forEach((w, t) => put("rival", "share_before", { token: t }, f("share", w)));
+      after.weights.forEach((w, t) => put("rival", "share", { token: name(t) }, f("share", w)));
+      before.output.forEach((x, col) => put("rival", "output_before", { col }, f("output_entry", x)));
+      after.output.forEach((x, col) => put("rival", "output", { col }, f("output_entry", x)));
+      const top = before.weights.indexOf(Math.max(...before.weights)); // np.argmax: the first
+      put("rival", "left", {}, f("percent", after.weights[top]));
+    }
+    if (lesson.quiz && "filler_score" in lesson.quiz) {
+      // maths.quiz_answer: the rival scored alone, then e^gap.
+      const rivalScore = attend(lesson.query, [lesson.rival.key], [lesson.rival.value]).scores[0];
+      const gap = rivalScore - lesson.quiz.filler_score;
+      const bonusGap = rivalScore - lesson.quiz.bonus_filler_score;
+      const needed = Math.exp(gap);
+      const option = (x) => {
+        const rough = f("about", x);
+        return Number(rough) === x ? rough : words.about.replace("{count}", rough);
+      };
+      put("answer", "score", { token: "rival" }, f("number", rivalScore));
+      put("answer", "gap", {}, f("number", gap));
+      put("answer", "ratio", {}, f("ratio", needed));
+      put("answer", "count", {}, f("rounded", needed));
+      [1.0, gap, needed, Math.exp(2 * gap)].forEach((x, col) => put("answer", "option", { col }, option(x)));
+      put("answer", "bonus_gap", {}, f("number", bonusGap));
+      put("answer", "bonus_count", {}, f("rounded", Math.exp(bonusGap)));
+    }
+
+    const grid = (kind, a, at = {}, stages = ["dot", "score", "pull", "share"]) => {
+      a.scores.forEach((line, row) => {
+        line.forEach((s, col) => {
+          const cell = { ...at, row, col };
+          if (stages.includes("dot")) put(kind, "dot", cell, f("number", a.dots[row][col]));
+          if (stages.includes("score")) put(kind, "score", cell, f("score", s));
+          if (stages.includes("pull")) put(kind, "pull", cell, f("grid_pull", a.pulls[row][col]));
+          if (stages.includes("share")) put(kind, "share", cell, f("share", a.weights[row][col]));
+        });
+        if (stages.includes("pull")) put(kind, "total", { ...at, row }, f("pull", a.totals[row]));
+        a.outputs[row].forEach((x, col) => put(kind, "output", { ...at, row, col }, f("output_entry", x)));
+      });
+    };
+    const heads = lesson.heads.map((h) => {
+      const x = lesson.tokens.map((t) => t.embedding);
+      const project_all = (w) => x.map((e) => project(e, w));
+      const q = project_all(h.w_q);
+      const k = project_all(h.w_k);
+      const v = project_all(h.w_v);
+      return { q, k, v, grid: attendAll(q, k, v, lesson.mask) };
+    });
+    if (lesson.tokens.every((t) => t.query)) {
+      const queries = lesson.tokens.map((t) => t.query);
+      const masked = attendAll(queries, keys, values, lesson.mask);
+      const open = attendAll(queries, keys, values, null);
+      grid("all_queries", lesson.steps.includes("mask") ? open : masked);
+      grid("mask", masked, {}, ["score", "pull", "share"]);
+      if (lesson.quiz && "asker" in lesson.quiz) {
+        const quiz = lesson.quiz;
+        const a = heads.length ? heads[quiz.head].grid : masked;
+        const at = heads.length ? { head: quiz.head } : {};
+        a.scores[quiz.asker].forEach((s, t) => {
+          put("answer", "score", { ...at, token: t }, f("score", s));
+          put("answer", "pull", { ...at, token: t }, f("grid_pull", a.pulls[quiz.asker][t]));
+          put("answer", "share", { ...at, token: t }, f("share", a.weights[quiz.asker][t]));
+        });
+        put("answer", "total", at, f("pull", a.totals[quiz.asker]));
+        put("answer", "answer", at, f("share", a.weights[quiz.asker][quiz.to]));
+      }
+    }
+    heads.forEach((h, head) => {
+      for (const part of ["q", "k", "v"]) {
+        h[part].forEach((entries, token) =>
+          entries.forEach((x, col) => put("projections", part, { head, token, col }, f("number", x))),
+        );
+      }
+      h.grid.weights.forEach((line, row) =>
+        line.forEach((w, col) => put("heads", "share", { head, row, col }, f("share", w))),
+      );
+      h.grid.outputs.forEach((line, row) =>
+        line.forEach((x, col) => put("heads", "output", { head, row, col }, f("output_entry", x))),
+      );
+    });
+    if (heads.length) {
+      const joined = lesson.tokens.map((_, t) => heads.flatMap((h) => h.grid.outputs[t]));
+      joined.forEach((line, token) =>
+        line.forEach((x, col) => put("heads", "joined", { token, col }, f("output_entry", x))),
+      );
+      if (lesson.w_o) {
+        times(joined, lesson.w_o).forEach((line, token) =>
+          line.forEach((x, col) => put("heads", "mixed", { token, col }, f("output_entry", x))),
+        );
+      }
+    }
+    return byKind;
+  }
+
+  // --- the panel: inputs in, every shown number out ------------------------------------------
+
+  /** The inputs with the page's fields written into them; null while a field holds no number. */
+  function read(panel, lesson) {
+    const inputs = structuredClone(lesson);
+    let complete = true;
+    for (const field of panel.querySelectorAll("[data-input]")) {
+      const value = field.value.trim() === "" ? NaN : Number(field.value);
+      const ok = Number.isFinite(value);
+      field.setAttribute("aria-invalid", String(!ok));
+      if (!ok) {
+        complete = false;
+        continue;
+      }
+      const { input, token, head, row, col, index } = field.dataset;
+      const target = token === "rival" ? inputs.rival : token !== undefined ? inputs.tokens[Number(token)] : inputs;
+      if (input === "filler_score" || input === "bonus_filler_score") inputs.quiz[input] = value;
+      else if (input === "w_o") inputs.w_o[Number(row)][Number(col)] = value;
+      else if (head !== undefined) inputs.heads[Number(head)][input][Number(row)][Number(col)] = value;
+      else target[input][Number(index)] = value;
+    }
+    return complete ? inputs : null;
+  }
+
+  function show(panel, inputs, rules, words) {
+    const byKind = numbers(inputs, rules, words);
+    for (const section of panel.querySelectorAll("[data-kind]")) {
+      const shown = byKind[section.dataset.kind] ?? new Map();
+      for (const element of section.querySelectorAll("[data-quantity]")) {
+        const d = element.dataset;
+        const text = shown.get(key(d.quantity, d));
+        if (text !== undefined) element.textContent = text;
+      }
+    }
+  }
+
+  /** Every field back to the lesson's own number: the value the page was written with. */
+  function restore(panel) {
+    for (const field of panel.querySelectorAll("[data-input]")) field.value = field.defaultValue;
+  }
+
+  /** Wire a panel: `data` is the JSON twin.py writes (the lesson's inputs, RULES, words). */
+  function mount(panel, data) {
+    const status = panel.querySelector("[data-twin-status]");
+    const update = () => {
+      const inputs = read(panel, data.lesson);
+      if (inputs) show(panel, inputs, data.rules, data.words);
+      status.textContent = inputs ? "" : data.words.invalid; // the numbers stay the last good ones
+    };
+    panel.addEventListener("input", update);
+    panel.querySelector("[data-twin-back]").addEventListener("click", () => {
+      restore(panel);
+      update();
+    });
+    const picker = panel.querySelector("[data-twin-picker]");
+    if (picker) {
+      picker.addEventListener("change", () => showStep(panel, Number(picker.value)));
+    }
+    update();
+  }
+
+  /** Show step `place` (from 0) of the panel's steps, hide the others. */
+  function showStep(panel, place) {
+    for (const section of panel.querySelectorAll("[data-kind]")) {
+      section.hidden = Number(section.dataset.step) !== place;
+    }
+  }
+
+  return { mount, showStep, format, exactSum, roundTo, numbers };
+})();
