@@ -14,17 +14,17 @@ from manim import (
     FadeOut,
     Indicate,
     LaggedStart,
-    ReplacementTransform,
     TransformFromCopy,
     VGroup,
     VMobject,
 )
 
 from attention_core import Token
+from attention_core.described import meaning
 from attention_core.worked import Grid, GridRow
 from scenes import style
 from scenes.base import LessonScene
-from scenes.helpers import column_header, fit, inline, math
+from scenes.helpers import column_header, fit, inline, labelled, math, meaning_of
 from scenes.toolkit.dot_product import DotProduct, column_gap
 from scenes.toolkit.figures import FigureVector, figure
 from scenes.toolkit.grid import CellGrid, heat
@@ -127,6 +127,10 @@ def output_column(
         fit(vector, RIGHT_X - left, grid.cell_height * 0.7)
         outputs.add(vector.move_to((left, grid.boxes[i][0].get_y(), 0), aligned_edge=LEFT))
     header.move_to((left, grid.column_labels.get_y(), 0), aligned_edge=LEFT)
+    names = [str(label.original_text) for label in grid.row_labels]
+    vectors = [str(vector.original_text) for vector in outputs]
+    said = meaning("describe.line.outputs", rows=labelled(names, vectors))
+    scene.means(meaning_of(said, header, outputs))
     return VGroup(header), outputs
 
 
@@ -163,6 +167,7 @@ class AllQueries(LessonScene):
     def construct(self) -> None:
         self.data = shown_grid(self)
         self.grid = attention_grid(self)
+        self.means(self.grid)
         self.show_heading()
         self.dot_first()
         self.dot_first_row()
@@ -316,18 +321,8 @@ class AllQueries(LessonScene):
         """Every cell's number turns into the next stage's."""
         grid = self.grid
         new = grid.numbers(texts)
-        old = [[grid.entry(i, j) for j in range(len(line))] for i, line in enumerate(texts)]
-        self.play(
-            *(
-                ReplacementTransform(o, n)
-                for a, b in zip(old, new, strict=True)
-                for o, n in zip(a, b, strict=True)
-            ),
-            run_time=run_time,
-        )
-        for i, line in enumerate(new):
-            for j, entry in enumerate(line):
-                grid.entries[i][j] = entry
+        cells = {(i, j): entry for i, line in enumerate(new) for j, entry in enumerate(line)}
+        self.play(*grid.turn_into(cells), run_time=run_time)
 
     def spread(self, rows: list[int]) -> None:
         """Those rows' scores become their shares, each cell shaded by its weight; each row's
@@ -342,7 +337,7 @@ class AllQueries(LessonScene):
         budgets = [grid.beside(figure(self.worked.budget, colour=style.MUTED), i) for i in rows]
         fit_all = [fit(b, 1.2, grid.cell_height * 0.7) for b in budgets]
         self.play(
-            *(ReplacementTransform(grid.entry(i, j), n) for (i, j), n in new.items()),
+            *grid.turn_into(new),
             *(
                 grid.boxes[i][j].animate.set_fill(
                     grid.colour, opacity=heat(float(weights[i][j]), 1.0)
@@ -351,8 +346,6 @@ class AllQueries(LessonScene):
             ),
             run_time=style.SLOW,
         )
-        for (i, j), entry in new.items():
-            grid.entries[i][j] = entry
         self.play(*(FadeIn(b, shift=LEFT * 0.2) for b in fit_all), run_time=style.FAST)
         self.budgets.add(*fit_all)
 

@@ -48,6 +48,9 @@ class LessonScene(Scene):
         self.narration = narration
         self.boundary = boundary
         self.beats: list[BeatTiming] = []
+        self.meaningful: list[Any] = []
+        """Objects whose meaning a description says though the scene shows them in parts
+        (``scenes.probe``): a grid whose cells, labels and numbers come in one by one."""
         self.framework = frozenset(vars(self)) | {"framework"}
         """What the scene holds before its code runs: not the step's state (``scenes.state``)."""
 
@@ -77,6 +80,11 @@ class LessonScene(Scene):
         if not self.move:
             return label
         return self.say("common.heading.step", number=fmt.number(self.move), label=label)
+
+    def means(self, *objects: Any) -> None:
+        """Let whoever reads the screen read what ``objects`` mean (each a ``meant``
+        attribute) whenever any part of them is on screen, added whole or not."""
+        self.meaningful += objects
 
     def say(self, name: str, **values: str) -> str:
         """The lesson's words for entry ``name``, its placeholders filled with ``values``."""

@@ -220,6 +220,7 @@ class Heads(LessonScene):
                 max_cell=MAX_CELL,
             )
             self.grids.append(grid)
+            self.means(grid)
             tag = column_header(self.say("heads.word.head", number=head.number))
             tag.move_to((grid.cells.get_left()[0], GRID_TOP, 0), aligned_edge=UP + LEFT)
             self.tags.add(tag)

@@ -24,6 +24,7 @@ from manim import (
 )
 
 from attention_core import Token
+from attention_core.described import Meaning, meaning
 from scenes import style
 from scenes.manim_internals import SetText
 from scenes.toolkit.figures import Figure
@@ -31,14 +32,18 @@ from scenes.typeset import made
 
 __all__ = [
     "balanced_paragraph",
+    "bar_meaning",
     "baseline",
     "budget_bar",
     "column_header",
     "fit",
     "heading",
     "inline",
+    "labelled",
     "level_with",
     "math",
+    "meaning_of",
+    "with_meaning",
     "option_cards",
     "paragraph",
     "power",
@@ -46,6 +51,7 @@ __all__ = [
     "text",
     "token_names",
     "vector_mob",
+    "whole",
 ]
 
 M = TypeVar("M", bound=Mobject)  # what fit() or made() is given, it gives back
@@ -169,13 +175,54 @@ def paragraph(
         else:
             lines.append(word)
     texts = [text(line, size=size, colour=colour, bold=bold) for line in lines]
-    group = VGroup(*texts)
+    group = whole(VGroup(*texts), content)
     pitch = size * PARAGRAPH_PITCH
     for i, line in enumerate(texts):
         line.shift(UP * (-i * pitch - baseline(line)))
         if not centred:
             line.align_to(group[0], LEFT)
     return fit(group, width)
+
+
+def meaning_of(meant: Meaning, *parts: VMobject | None) -> VGroup:
+    """``parts`` (None: a label with no room, left out) grouped as one thing that means
+    ``meant``: not to be shown, but for a scene's :meth:`~scenes.base.LessonScene.means`,
+    where a scene shows the parts one by one."""
+    return with_meaning(VGroup(*(part for part in parts if part is not None)), meant)
+
+
+def with_meaning(mob: M, meant: Meaning) -> M:
+    """``mob``, which shows ``meant``: whoever reads the screen (``scenes.probe``) reads it."""
+    vars(mob)["meant"] = meant  # an attribute of ours, which manim's types do not declare
+    return mob
+
+
+def labelled(names: Sequence[str], numbers: Sequence[str]) -> str:
+    """Each number beside what it is, as a description lists them: ``river 84.4%; lamp 11.4%``."""
+    return "; ".join(f"{name} {number}" for name, number in zip(names, numbers, strict=True))
+
+
+def bar_meaning(names: Sequence[str], shares: Sequence[str]) -> Meaning:
+    """A budget bar as a description says it: each token's share."""
+    return meaning("describe.line.bar", slices=labelled(names, shares))
+
+
+def whole(group: M, content: str) -> M:
+    """``group``, the lines of ``content`` laid out, marked as one text: whoever reads the
+    screen (``scenes.probe``) reads the paragraph, not a line cut at its end."""
+    said = " ".join(content.split())
+    for part in group.get_family():  # a piece shown on its own still reads as the whole
+        if isinstance(part, Text | MathTex) or part is group:
+            vars(part)["whole_text"] = said  # ours, as ``with_meaning``'s
+    return group
+
+
+def _as_read(part: Mobject) -> str:
+    """What a piece of a sentence shows: its text, its formula's TeX, or its pieces'."""
+    shown = getattr(part, "original_text", None) or getattr(part, "tex_string", None)
+    if shown is not None:
+        return str(shown)
+    return " ".join(filter(None, (_as_read(sub) for sub in part.submobjects)))
 
 
 PARAGRAPH_PITCH = 0.019
@@ -206,6 +253,11 @@ def option_cards(
         )
         inner.move_to(box)
         cards.add(VGroup(box, letter, value))
+    listed = "; ".join(
+        f"{card[1].original_text}, {content}" for card, content in zip(cards, options, strict=True)
+    )
+    for card in cards:  # a scene may show them one by one: each stands for them all
+        with_meaning(card, meaning("describe.line.options", options=listed))
     return cards.arrange(RIGHT, buff=gap)
 
 
@@ -283,7 +335,7 @@ def balanced_paragraph(
         else:
             high = middle
     texts = [text(" ".join(line), size=size, colour=colour, bold=bold) for line in wrap(high)]
-    group = VGroup(*texts)
+    group = whole(VGroup(*texts), content)
     for i, line in enumerate(texts):
         line.shift(UP * (-i * size * PARAGRAPH_PITCH - baseline(line)))
         line.align_to(group[0], LEFT)
@@ -333,9 +385,10 @@ def sentence(
             runs += [words, part]
             words = ""
     runs.append(words)
+    content = " ".join(run if isinstance(run, str) else _as_read(run) for run in runs)
     line = inline(*_pieces(runs, size, colour))
     if line.width * style.SMALL_SIZE / size <= width:  # the caller may fit() it to ``width``
-        return VGroup(line)
+        return whole(VGroup(line), content)
     items: list[VMobject | str] = []
     for run in runs:
         items += run.split() if isinstance(run, str) else [run]
@@ -353,7 +406,7 @@ def sentence(
     for i, row in enumerate(rows):
         row.shift(UP * (-i * size * PARAGRAPH_PITCH - any_baseline(row[0])))
         row.align_to(rows[0], LEFT)
-    return fit(rows, width)
+    return fit(whole(rows, content), width)
 
 
 def _joined(items: Sequence[VMobject | str]) -> list[VMobject | str]:

@@ -39,6 +39,7 @@ class Mask(LessonScene):
         w = self.worked
         self.open, self.masked = w.open_grid, w.grid
         self.grid = attention_grid(self)
+        self.means(self.grid)
         self.hidden = [(int(i), int(j)) for i, j in np.argwhere(self.masked.attention.hidden)]
         self.show_heading()
         self.show_future()
@@ -130,12 +131,10 @@ class Mask(LessonScene):
             self.play(FadeIn(plus_m, shift=UP * 0.2), run_time=style.FAST)
             self.play(
                 *(grid.darken(i, j) for i, j in self.hidden),
-                *(ReplacementTransform(grid.entry(i, j), n) for (i, j), n in new.items()),
+                *grid.turn_into(new),
                 Indicate(plus_m[2], color=style.RIVAL),
                 run_time=style.SLOW,
             )
-        for (i, j), entry in new.items():
-            grid.entries[i][j] = entry
 
     def pull_nothing(self) -> None:
         with self.beat(self.caption("mask.caption.pull")):
@@ -226,10 +225,4 @@ class Mask(LessonScene):
         for i, j in self.hidden if hidden_too else ():  # −∞ stays until its pull, 0, comes
             if i in chosen:
                 new[(i, j)] = grid.number(i, j, texts[i][j], colour=style.MUTED)
-        self.play(
-            *(ReplacementTransform(grid.entry(i, j), n) for (i, j), n in new.items()),
-            *fills,
-            run_time=style.SLOW,
-        )
-        for (i, j), entry in new.items():
-            grid.entries[i][j] = entry
+        self.play(*grid.turn_into(new), *fills, run_time=style.SLOW)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -20,6 +20,7 @@ from manim import (
 )
 
 from attention_core import Lesson
+from attention_core.described import Meaning
 from attention_core.reads import Path, Reads, traced, untraced
 from scenes.base import LessonScene
 from scenes.beat import BeatTiming
@@ -30,6 +31,8 @@ __all__ = [
     "Probe",
     "Shown",
     "displayed_string",
+    "meanings_on_screen",
+    "read_screen",
     "record",
     "run_dry",
     "texts_on_screen",
@@ -45,6 +48,13 @@ class Shown:
     text: str
     box: tuple[float, float, float, float]  # left, bottom, right, top
     overlap_ok: bool
+    whole: str | None = None
+    """The whole text this one is a line of (a paragraph wrapped over lines), or None."""
+
+    @property
+    def read(self) -> str:
+        """What a viewer reads: the whole paragraph, not its line."""
+        return self.text if self.whole is None else self.whole
 
 
 @dataclass
@@ -53,6 +63,8 @@ class Probe:
     and the fields of the lesson it read."""
 
     moments: list[list[Shown]] = field(default_factory=list)
+    meanings: list[list[tuple[int, Meaning]]] = field(default_factory=list)
+    """Each moment's described meanings on screen, each with the object that shows it."""
     times: list[float] = field(default_factory=list)
     """The scene's clock at each moment (after its play or wait): which beat showed it."""
     seconds: float = 0.0
@@ -68,18 +80,43 @@ class Probe:
     def strings(self) -> set[str]:
         return {shown.text for moment in self.moments for shown in moment}
 
+    def _beat_at(self, time: float) -> int:
+        """The beat a moment at ``time`` belongs to; after the last beat, the last (it runs to
+        the clip's end: ``publish.kit.beats``); -1 when there is no beat."""
+        last = len(self.beats) - 1
+        return next((i for i, b in enumerate(self.beats) if time <= b.end + 1e-6), last)
+
     def shown_by_beat(self) -> list[list[str]]:
-        """Per beat, the strings that first appear on screen during it, in order; after the
-        last beat, the last's (it runs to the clip's end: ``publish.kit.beats``)."""
+        """Per beat, the texts that first appear on screen during it, in order, a paragraph
+        wrapped over lines as one text."""
         seen: set[str] = set()
         out: list[list[str]] = [[] for _ in self.beats]
-        last = len(self.beats) - 1  # -1: no beat, nothing to put the strings in
         for moment, time in zip(self.moments, self.times, strict=True):
-            at = next((i for i, b in enumerate(self.beats) if time <= b.end + 1e-6), last)
+            at = self._beat_at(time)
             for shown in moment:
-                if shown.text not in seen and at >= 0:
-                    seen.add(shown.text)
-                    out[at].append(shown.text)
+                if shown.read not in seen and at >= 0:
+                    seen.add(shown.read)
+                    out[at].append(shown.read)
+        return out
+
+    def meant_by_beat(self) -> list[list[Meaning]]:
+        """Per beat, the meanings on screen that are new in it: each object's as the beat
+        leaves it (a grid filled cell by cell is said full), unless an earlier beat showed
+        exactly that."""
+        said: set[Meaning] = set()
+        out: list[list[Meaning]] = [[] for _ in self.beats]
+        latest: list[dict[int, Meaning]] = [{} for _ in self.beats]
+        # strict=False: a probe made by hand may record no meanings at all
+        for moment, time in zip(self.meanings, self.times, strict=False):
+            at = self._beat_at(time)
+            for source, meant in moment:
+                if at >= 0:
+                    latest[at].pop(source, None)  # its latest state, in the order first shown
+                    latest[at][source] = meant
+        for beat, meanings in zip(out, latest, strict=True):
+            merged = _merged(meanings.values())
+            beat += [meant for meant in merged if meant not in said and meant.covers]
+            said.update(merged)
         return out
 
     @property
@@ -96,6 +133,15 @@ class Probe:
         """Every distinct number a viewer reads, in the order it first appears."""
         found = (n for s in self.texts_in_order for n in NUMBER.findall(_plain(s)))
         return list(dict.fromkeys(found))
+
+
+def _merged(meanings: Iterable[Meaning]) -> list[Meaning]:
+    """One meaning shown by several objects (the quiz's cards, each of them the options) as
+    one, standing for the texts of them all."""
+    by_sense: dict[tuple[str, tuple[tuple[str, str], ...]], list[str]] = {}
+    for meant in meanings:
+        by_sense.setdefault((meant.entry, meant.values), []).extend(meant.covers)
+    return [Meaning(entry, values).covering(texts) for (entry, values), texts in by_sense.items()]
 
 
 def displayed_string(mob: Mobject) -> str | None:
@@ -122,23 +168,74 @@ def _listing(code: Code) -> str:
 
 def texts_on_screen(mobjects: list[Mobject]) -> list[Shown]:
     """Every visible text-like mobject, outermost first, not descending into a text's parts."""
-    found: list[Shown] = []
+    return read_screen(mobjects)[0]
 
-    def visit(mob: Mobject, overlap_ok: bool) -> None:
+
+def meanings_on_screen(
+    mobjects: list[Mobject], meaningful: Iterable[Mobject] = ()
+) -> list[tuple[int, Meaning]]:
+    """Every object on screen that knows what it means (a ``meant`` attribute: a
+    :class:`Meaning`, or a method giving its present one), standing for the texts shown inside
+    it; and each of ``meaningful`` (a scene's :meth:`~scenes.base.LessonScene.means`) that has
+    a text on screen, standing for those of its texts that are."""
+    return read_screen(mobjects, meaningful)[1]
+
+
+def read_screen(
+    mobjects: list[Mobject], meaningful: Iterable[Mobject] = ()
+) -> tuple[list[Shown], list[tuple[int, Meaning]]]:
+    """:func:`texts_on_screen` and :func:`meanings_on_screen` in one walk of the screen (a dry
+    run reads it after every play: once, not twice)."""
+    found: list[Shown] = []
+    read: dict[int, str] = {}  # each text on screen, by its mobject
+    meanings: list[tuple[int, Meaning, list[str]]] = []
+
+    def visit(mob: Mobject, overlap_ok: bool, whole: str | None, into: list[list[str]]) -> None:
         overlap_ok = overlap_ok or getattr(mob, "overlap_ok", False)
+        whole = whole or getattr(mob, "whole_text", None)
+        meant = _meaning(mob)
+        if meant is not None:
+            meanings.append((id(mob), meant, []))
+            into = [*into, meanings[-1][2]]
         string = displayed_string(mob)
         if string is not None:
             if _visible(mob):
                 left, bottom = mob.get_corner(np.array([-1, -1, 0]))[:2]
                 right, top = mob.get_corner(np.array([1, 1, 0]))[:2]
-                found.append(Shown(string, (left, bottom, right, top), overlap_ok))
+                shown = Shown(string, (left, bottom, right, top), overlap_ok, whole)
+                found.append(shown)
+                read[id(mob)] = shown.read
+                for covers in into:
+                    covers.append(shown.read)
             return
         for sub in mob.submobjects:
-            visit(sub, overlap_ok)
+            visit(sub, overlap_ok, whole, into)
 
     for mob in mobjects:
-        visit(mob, False)
-    return found
+        visit(mob, False, None, [])
+    out = [(source, meant.covering(covers)) for source, meant, covers in meanings if covers]
+    for whole in meaningful:
+        meant = _meaning(whole)
+        # what it stands for: its ``meant_parts`` where it names them, else all of it
+        named = getattr(whole, "meant_parts", None)
+        parts = named() if named else [whole]
+        texts = [read[id(m)] for part in parts for m in _texts_in(part) if id(m) in read]
+        if meant is not None and texts:
+            out.append((id(whole), meant.covering(texts)))
+    return found, out
+
+
+def _meaning(mob: Mobject) -> Meaning | None:
+    meant = getattr(mob, "meant", None)
+    meant = meant() if callable(meant) else meant
+    return meant if isinstance(meant, Meaning) else None
+
+
+def _texts_in(mob: Mobject) -> list[Mobject]:
+    """The text-like mobjects in ``mob``, outermost first, not their parts."""
+    if displayed_string(mob) is not None:
+        return [mob]
+    return [text for sub in mob.submobjects for text in _texts_in(sub)]
 
 
 def _visible(mob: Mobject) -> bool:
@@ -159,7 +256,9 @@ def record(scene: LessonScene, after_each: Callable[[], None] | None = None) -> 
 
         def snapshot(*args: Any, _original: Any = original, **kw: Any) -> None:
             _original(*args, **kw)
-            probe.moments.append(texts_on_screen(scene.mobjects))
+            texts, meanings = read_screen(scene.mobjects, scene.meaningful)
+            probe.moments.append(texts)
+            probe.meanings.append(meanings)
             probe.times.append(float(scene.time))
             if after_each is not None:
                 after_each()

@@ -20,18 +20,23 @@ from manim import (
     Write,
 )
 
+from attention_core.described import meaning
 from attention_core.matrix import Matrix
 from attention_core.worked import Quiz
 from attention_core.worked_grid import Cell
 from scenes import style
 from scenes.helpers import (
     balanced_paragraph,
+    bar_meaning,
     budget_bar,
     fit,
     heading,
     inline,
+    labelled,
+    meaning_of,
     option_cards,
     text,
+    with_meaning,
 )
 from scenes.toolkit.figures import figure
 from scenes.toolkit.sums import SumLine
@@ -113,6 +118,10 @@ class ShareAnswer(_AnswerScene):
         colours = [self.colour_of(j) for j in range(len(cells))]
         self.sum = SumLine([c.pull for c in cells], row.total, colours=colours)
         fit(self.sum, WIDTH).move_to((0, SUM_Y, 0))
+        names = [token.short for token in self.lesson.tokens]
+        pulls = labelled(names, [c.pull for c in cells])
+        summed = meaning("describe.line.pulls", row=names[asker], pulls=pulls, total=row.total)
+        with_meaning(self.sum, summed)
         pull = figure(cells[to].pull, colour=colours[to])
         share = figure(cells[to].share, colour=style.VALUE)
         self.pull_formula = inline(
@@ -195,6 +204,8 @@ class ShareAnswer(_AnswerScene):
             ).arrange(DOWN, buff=0.08)
             fit(label, max(piece.width - 0.1, 0.1))
             labels.add(label.next_to(piece, DOWN, buff=LABEL_DROP * 0.4))
+        names = [token.short for token in self.lesson.tokens]
+        self.means(meaning_of(bar_meaning(names, [cell.share for cell in cells]), labels))
         return VGroup(*bar, frame.move_to(bar)), labels
 
     def card_moves(self) -> list[list[Mobject]]:

@@ -24,9 +24,10 @@ from manim import (
 
 from attention_core import Lesson
 from attention_core import formatting as fmt
+from attention_core.described import meaning
 from scenes import style
 from scenes.base import LessonScene
-from scenes.helpers import baseline, fit, paragraph, text
+from scenes.helpers import baseline, fit, meaning_of, paragraph, text
 from scenes.timing import lesson_minutes
 
 __all__ = ["Step1Title"]
@@ -103,6 +104,9 @@ class Step1Title(LessonScene):
 
     def show_question_and_tokens(self) -> None:
         self.lay_out_question_and_tokens()
+        tokens = self.listed([token.short for token in self.lesson.tokens])
+        asked = meaning("describe.line.question", question=self.lesson.question, tokens=tokens)
+        self.means(meaning_of(asked, self.query_mob, self.chips))
         with self.beat(self.caption("title.caption.question")):
             self.play(
                 self.title_block.animate.move_to(self.title_top),

@@ -47,6 +47,7 @@ class Step3Score(LessonScene):
 
     def construct(self) -> None:
         self.table = ScoreTable(self.worked, key_heading=self.say("score.word.key"))
+        self.means(self.table)
         self.show_heading()
         self.lay_out_query()
         self.point_at_keys()

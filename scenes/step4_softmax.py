@@ -34,12 +34,14 @@ from attention_core import formatting as fmt
 from scenes import style
 from scenes.base import LessonScene
 from scenes.helpers import (
+    bar_meaning,
     baseline,
     budget_bar,
     column_header,
     fit,
     inline,
     level_with,
+    meaning_of,
     power,
     text,
     token_names,
@@ -317,6 +319,8 @@ class Step4Softmax(LessonScene):
         )
         fit(whole, BUDGET_WIDTH).next_to(slices, UP, buff=0.12).align_to(slices, RIGHT)
         labels, leaders = self.budget_labels(slices)
+        shares = [r.share for r in self.worked.before.rows]
+        self.means(meaning_of(bar_meaning([t.short for t in tokens], shares), slices, labels))
         top = max(range(len(tokens)), key=lambda i: a.weights[i])
         callout = text(
             self.say(

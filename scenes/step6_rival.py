@@ -24,15 +24,19 @@ from manim import (
 )
 
 from attention_core import Lesson
+from attention_core.described import meaning
 from attention_core.worked import worked
 from scenes import style
 from scenes.base import LessonScene
 from scenes.helpers import (
     balanced_paragraph,
+    bar_meaning,
     baseline,
     budget_bar,
     fit,
+    labelled,
     math,
+    meaning_of,
     option_cards,
     text,
 )
@@ -107,6 +111,7 @@ class Step6Rival(LessonScene):
             y=OUTPUT_Y,
         )
         self.output_mob, self.answer_mobs = self.output_columns.build(w.before.entries)
+        self.means(self.output_columns.meant(w.before.entries, self.output_mob, self.answer_mobs))
         self.open_with_heading(
             self.caption("rival.caption.heading"),
             FadeIn(before_tag),
@@ -121,9 +126,9 @@ class Step6Rival(LessonScene):
         lesson = self.lesson
         top = self.outcome.top_token
         names = [t.short for t in lesson.tokens]
-        self.before_labels = share_labels(
-            self.before_bar, [r.share for r in self.worked.before.rows], names
-        )
+        shares = [r.share for r in self.worked.before.rows]
+        self.before_labels = share_labels(self.before_bar, shares, names)
+        self.means(meaning_of(bar_meaning(names, shares), self.before_bar, *self.before_labels))
         caption = self.caption(
             "rival.caption.before",
             token=lesson.tokens[top].text,
@@ -219,12 +224,14 @@ class Step6Rival(LessonScene):
         colours = [style.token_colour(i) for i in range(rival)] + [style.RIVAL]
         after_bar = self.bar(b.weights, colours, AFTER_Y)
         names = [t.short for t in lesson.tokens] + [lesson.rival.short]
-        after_labels = share_labels(after_bar, [r.share for r in self.worked.after.rows], names)
+        shares = [r.share for r in self.worked.after.rows]
+        after_labels = share_labels(after_bar, shares, names)
         after_tag = row_tag(self.say("rival.word.after"), AFTER_Y)
         # First the old split comes down unchanged; then the rival's slice pushes in.
         moving_bar = self.before_bar.copy()
         moving_labels = [m.copy() if m else None for m in self.before_labels]
         drop = DOWN * (BEFORE_Y - AFTER_Y)
+        self.means(meaning_of(bar_meaning(names, shares), moving_bar, *after_labels))
         caption = self.caption(
             "rival.caption.resplit",
             token=lesson.tokens[top].short,
@@ -259,6 +266,9 @@ class Step6Rival(LessonScene):
     def update_output(self) -> None:
         outcome = self.outcome
         new_output, _ = self.output_columns.build(self.worked.after.entries)
+        self.means(
+            self.output_columns.meant(self.worked.after.entries, new_output, self.answer_mobs)
+        )
         verdict = balanced_paragraph(self.worked.verdict, WIDTH, size=style.BODY_SIZE)
         verdict.move_to([0, VERDICT_Y, 0]).set_x(LEFT_X + verdict.width / 2)
         marked = [outcome.leader]
@@ -401,6 +411,11 @@ class OutputColumns:
             step = (width + gap) * self.scale
             self.centres.append(x + step / 2)
             x += step
+
+    def meant(self, entries: Sequence[str], vector: Mobject, names: Mobject) -> VGroup:
+        """The output ``vector`` over its answers' ``names``, as a description says it."""
+        slots = labelled(self.answers, entries)
+        return meaning_of(meaning("describe.line.output", slots=slots), vector, names)
 
     @staticmethod
     def vector(entries: Sequence[str]) -> FigureVector:

@@ -31,6 +31,7 @@ from manim import (
 
 from attention_core import Lesson, QuizAnswer, ShareQuiz, Words
 from attention_core import formatting as fmt
+from attention_core.described import meaning
 from scenes import style
 from scenes.base import LessonScene
 from scenes.cards import moves_strip, rows_between, tag, tagged
@@ -39,11 +40,13 @@ from scenes.helpers import (
     fit,
     heading,
     inline,
+    labelled,
     math,
     option_cards,
     power,
     sentence,
     text,
+    with_meaning,
 )
 from scenes.share_answer import ShareAnswer
 
@@ -307,6 +310,13 @@ class Step7Answer(ShareAnswer, LessonScene):
             for i, move in enumerate(("score", "normalise", "mix"), 1)
         ]
         self.moves = moves_strip(list(zip(names, moves, strict=True)), WIDTH)
+        for box, name, numbers, labels in zip(
+            self.moves[0], names, moves, self.card_labels(), strict=True
+        ):  # each move says its numbers, each beside the token or answer it belongs to
+            shown = [str(getattr(number, "original_text", "")) for number in numbers]
+            with_meaning(
+                box, meaning("describe.line.move", move=name, numbers=labelled(labels, shown))
+            )
         # The takeaway's tag sits beside it, not above: the card's rows need the height.
         label = tag(self.say("answer.word.takeaway"))
         words = balanced_paragraph(lesson.takeaway, WIDTH - label.width - CARD_GAP)
@@ -364,6 +374,11 @@ class Step7Answer(ShareAnswer, LessonScene):
             coloured([r.share for r in run.rows], tokens),
             coloured(list(run.entries), [style.VALUE] * len(run.entries)),
         ]
+
+    def card_labels(self) -> list[list[str]]:
+        """What each number of :meth:`card_moves` belongs to: its token, or its answer."""
+        names = [token.short for token in self.lesson.tokens]
+        return [names, names, list(self.lesson.answers)]
 
     def answer_block(self) -> VGroup:
         """The quiz's answer as it was chosen, its card and its working, carried to the card."""

@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 from manim import FadeIn
 
-from attention_core import default_lesson
-from publish.kit.describe import EXEMPT, Reading, descriptions, readable, reading
+from attention_core import Lesson, Words, default_lesson, english, load_lesson
+from attention_core.worked import worked
+from publish.kit.beats import steps_of
+from publish.kit.describe import EXEMPT, Reading, described, descriptions, readable, reading
+from publish.media.manifest import ClipEntry
 from publish.presets import FULL_NAME
-from scenes import SCENES, LessonScene, helpers
-from scenes.probe import Probe, run_dry
+from scenes import SCENES, LessonScene, helpers, scenes_for
+from scenes.probe import NUMBER, Probe, run_dry
 from tests.conftest import Rendered
 
 LESSON = default_lesson()
@@ -23,14 +27,18 @@ def _probe(scene: type) -> Probe:
     return run_dry(scene, LESSON)  # the scene tests' own dry run, shared
 
 
+def _read(scene: type[LessonScene], lesson: Lesson = LESSON) -> list[list[Reading]]:
+    probe = run_dry(scene, lesson)
+    shown, meant = probe.shown_by_beat(), probe.meant_by_beat()
+    return reading(lesson.words, scene.slug, scene.headline(lesson), probe.captions, shown, meant)
+
+
 def _readings() -> dict[str, list[Reading]]:
     """Every beat of the default lesson (by id) and its on-screen texts, read."""
     out = {}
     for scene in SCENES:
-        probe = _probe(scene)
-        shown = probe.shown_by_beat()
-        read = reading(LESSON.words, scene.slug, scene.headline(LESSON), probe.captions, shown)
-        out |= {beat.id: texts for beat, texts in zip(probe.beats, read, strict=True)}
+        read = _read(scene)
+        out |= {beat.id: texts for beat, texts in zip(_probe(scene).beats, read, strict=True)}
     return out
 
 
@@ -53,39 +61,25 @@ def test_the_exemptions_are_these_rules_and_these_texts() -> None:
 
 DESCRIBED = {
     "01_title-01": ["Day 004 · Transformers"],
-    "01_title-02": ["What is the secret code of the river?", "river", "lamp", "weather"],
     "02_big_picture-01": [
         "Attention(Q, K, V) = softmax(Q Kᵀ ÷ √dₖ) V",
         'Vaswani et al., "Attention Is All You Need" (2017), Eq. 1',
     ],
-    "02_big_picture-07": ["2. Normalise", "Positive weights that", "add up to one."],
-    "02_big_picture-08": ["The values, blended", "by those weights.", "Σᵢ wᵢ · vᵢ"],
+    "02_big_picture-07": ["2. Normalise", "Positive weights that add up to one."],
+    "02_big_picture-08": ["The values, blended by those weights.", "Σᵢ wᵢ · vᵢ"],
     "03_score-01": [
-        "river's code is 4821",
-        "lamp's code is 7390",
-        "the weather was mild",
-        "Toy setup: each statement squeezed into one token ·",
-        "dₖ = 4 · one head · no positions or learned projections",
+        "Toy setup: each statement squeezed into one token · dₖ = 4 · one head · no positions"
+        " or learned projections",
     ],
     "03_score-07": ["Vaswani et al., §3.2.1"],
     "04_softmax-01": ["river's code is 4821", "lamp's code is 7390", "the weather was mild"],
     "04_softmax-05": ["+1 score = ×2.72"],
     "04_softmax-09": [
         "Every token gets a slice; the slices always add up to 100%",
-        "lamp",
-        "weather",
         "84.4% of the attention budget goes to the river fact",
     ],
     "05_mix-01": ["river's code is 4821", "lamp's code is 7390", "the weather was mild"],
     "05_mix-06": ["Σ wᵢ vᵢ"],
-    "06_rival-01": ["7390"],
-    "06_rival-02": ["11.4%"],
-    "06_rival-04": ["4", "√4"],
-    "06_rival-07": ["about 20", "about 400"],
-    "07_answer-01": ["1", "about 400"],
-    "07_answer-02": ["A token's pull is", "filler tokens."],
-    "07_answer-04": ["if the model scores filler at -3, you'd need"],
-    "07_answer-06": ["1. Score", "2. Normalise", "84.4%", "11.4%", "4.2%", "0.84", "0.11"],
     "07_answer-08": [
         "import torch scores = torch.tensor([3., 1., 0.]) torch.softmax(scores, dim=0)",
         "import torch scores = torch.tensor([3., 1., 0.]) torch.softmax(scores, dim=0)"
@@ -97,15 +91,30 @@ DESCRIBED = {
         "Liu (2026) · arxiv.org/abs/2611.04169",
     ],
 }
-"""Every text of the default lesson described, by beat: what neither its beat's words nor an
-exemption cover (the toy-setup caveat, the citations, the closing card's numbers…)."""
+"""Every text of the default lesson read out whole, by beat: what neither its beat's words, an
+exemption nor a meaning cover (the toy-setup caveat, the citations, the code…). Each is a
+sentence or a name: every number on screen that stands alone is named by a meaning."""
+
+MEANT = {
+    "01_title-02": ["What is the secret code of the river?", "river", "lamp", "weather"],
+    "03_score-01": ["river's code is 4821", "lamp's code is 7390", "the weather was mild"],
+    "04_softmax-09": ["lamp", "weather"],
+    "06_rival-01": ["7390"],
+    "06_rival-02": ["11.4%"],
+    "06_rival-04": ["4", "√4"],
+    "06_rival-07": ["about 20", "about 400"],
+    "07_answer-01": ["1", "about 400"],
+    "07_answer-06": ["1. Score", "2. Normalise", "84.4%", "11.4%", "4.2%", "0.84", "0.11"],
+}
+"""The texts of the default lesson a meaning stands for, by beat: the sentence it says names
+them (the options of the quiz, the bar's shares, the card's numbers beside their tokens)."""
 
 
 def test_todays_gaps_are_described_and_nothing_else() -> None:
-    described = {
-        beat: [r.text for r in texts if r.why == "described"] for beat, texts in _readings().items()
-    }
-    assert {beat: texts for beat, texts in described.items() if texts} == DESCRIBED
+    readings = _readings()
+    for why, expected in (("described", DESCRIBED), ("meant", MEANT)):
+        found = {beat: [r.text for r in texts if r.why == why] for beat, texts in readings.items()}
+        assert {beat: texts for beat, texts in found.items() if texts} == expected, why
 
 
 def test_nearly_said_text_is_not_described_again_and_the_formula_is_whole() -> None:
@@ -136,44 +145,66 @@ def test_a_text_counts_as_said_when_all_its_numbers_and_nearly_all_its_words_are
 
 
 def uncovered(
-    probe: Probe, readings: Sequence[Sequence[Reading]], said: Sequence[str]
+    probe: Probe, readings: Sequence[Sequence[Reading]], said: Sequence[str], words: Words
 ) -> list[str]:
     """The texts ``probe`` saw on screen that reach a viewer who cannot see them by no way:
-    read in no beat, or read but neither said, exempt nor in the beat's description
-    (``said``: what the kit says of each beat, its description)."""
-    shown = probe.shown_by_beat()
+    read in no beat, or read but neither said, exempt, in the beat's description, nor named,
+    every number of it, by a meaning whose sentence its beat's or the next one's description
+    says (``said``: what the kit says of each beat, its description)."""
+    shown, meant = probe.shown_by_beat(), probe.meant_by_beat()
     read = {text for texts in shown for text in texts}
-    out = [text for text in probe.texts_in_order if text not in read]
-    for texts, beat, description in zip(shown, readings, said, strict=True):
-        kept = [r.text for r in beat if r.why != "described"]
+    out = [s.read for moment in probe.moments for s in moment if s.read not in read]
+    for i, (texts, beat) in enumerate(zip(shown, readings, strict=True)):
+        kept = [r.text for r in beat if r.why not in ("described", "meant")]
+        heard = " ".join(said[i : i + 2])
         for text in texts:
             plain = readable(text).strip(" ·")
             # a formula's name and the formula are read as one text: it starts or ends it
-            heard = any(k.startswith(plain) or k.endswith(plain) for k in kept)
-            if not heard and plain not in description:
+            if any(k.startswith(plain) or k.endswith(plain) for k in kept):
+                continue
+            if plain.removesuffix(".") in said[i]:  # read out, its full stop the sentence's
+                continue
+            naming = [
+                m.sentence(words)
+                for m in [*meant[i], *(meant[i + 1] if i + 1 < len(meant) else ())]
+                if text in m.covers and m.sentence(words) in heard
+            ]
+            numbers = NUMBER.findall(plain)
+            if not any(all(n in sentence for n in numbers) for sentence in naming):
                 out.append(text)
-    return out
+    return list(dict.fromkeys(out))
 
 
 def _covered(scene: type[LessonScene]) -> tuple[Probe, list[list[Reading]]]:
-    probe = _probe(scene)
-    shown = probe.shown_by_beat()
-    return probe, reading(LESSON.words, scene.slug, scene.headline(LESSON), probe.captions, shown)
+    return _probe(scene), _read(scene)
 
 
 @pytest.mark.parametrize("scene", SCENES, ids=lambda scene: scene.slug)
 def test_every_text_on_screen_is_said_exempt_or_described(scene: type[LessonScene]) -> None:
     probe, readings = _covered(scene)
-    assert uncovered(probe, readings, descriptions(LESSON.words, readings)) == []
+    said = descriptions(LESSON.words, readings, probe.meant_by_beat())
+    assert uncovered(probe, readings, said, LESSON.words) == []
 
 
 def test_a_text_in_no_description_is_caught() -> None:
     """Step 3 with its first beat's description left out, as a kit that dropped it would
     carry: each text that description carried is on screen and covered by nothing."""
     probe, readings = _covered(SCENES[2])
-    said = descriptions(LESSON.words, readings)
-    caught = uncovered(probe, readings, ["", *said[1:]])
-    assert [readable(text) for text in caught] == DESCRIBED["03_score-01"]
+    said = descriptions(LESSON.words, readings, probe.meant_by_beat())
+    caught = uncovered(probe, readings, ["", *said[1:]], LESSON.words)
+    assert [readable(text) for text in caught] == MEANT["03_score-01"] + DESCRIBED["03_score-01"]
+
+
+def test_a_number_a_meaning_does_not_name_is_caught() -> None:
+    """The quiz's options with the last left out of their sentence, as a meaning that forgot
+    it would say: that option's number is on screen and named by nothing."""
+    probe, readings = _covered(SCENES[5])
+    meant = probe.meant_by_beat()
+    said = descriptions(LESSON.words, readings, meant)
+    [quiz] = [i for i, beat in enumerate(meant) if any(m.entry.endswith("options") for m in beat)]
+    cut = said[quiz].rsplit(";", 1)[0]
+    caught = uncovered(probe, readings, [*said[:quiz], cut, *said[quiz + 1 :]], LESSON.words)
+    assert caught == [worked(LESSON).quiz.options[-1]]
 
 
 class _LastWord(LessonScene):
@@ -191,8 +222,8 @@ def test_a_text_shown_after_the_last_beat_is_described_in_the_last() -> None:
     probe = run_dry(_LastWord, LESSON)
     readings = reading(LESSON.words, "score", "Score", probe.captions, probe.shown_by_beat())
     said = descriptions(LESSON.words, readings)
-    assert said == ["On screen: Shown after the last beat"]
-    assert uncovered(probe, readings, said) == []
+    assert said == ["On screen: Shown after the last beat."]
+    assert uncovered(probe, readings, said, LESSON.words) == []
 
 
 @pytest.mark.parametrize(
@@ -215,13 +246,75 @@ def test_a_formula_is_described_in_the_notation_it_shows(latex: str, shown: str)
 
 
 @pytest.mark.render
-def test_descriptions_reach_the_track_and_the_transcript(rendered: Rendered) -> None:
+def test_descriptions_reach_the_track_and_the_transcript_as_prose(rendered: Rendered) -> None:
+    """Each beat's description is a cue of the track and, in the transcript, follows the beat's
+    words as sentences of the paragraph: no bracketed fragments."""
     folder = rendered.folder
     track = (folder / f"{FULL_NAME}.descriptions.vtt").read_text("utf-8")
-    text = (folder / "transcript.txt").read_text("utf-8")
+    text = " ".join((folder / "transcript.txt").read_text("utf-8").split())
     page = (folder / "index.html").read_text("utf-8")
-    for gap in ("Toy setup", "Vaswani et al., §3.2.1", "84.4%"):
-        assert gap in track, gap
-        assert "[On screen: " in text
-    assert "Vaswani et al., §3.2.1" in text.split("[On screen:", 1)[1]
+    clips = [ClipEntry.from_json(clip) for clip in rendered.manifest["clips"]]
+    said = 0
+    for step in steps_of(folder, clips, write=False):
+        for beat, description in zip(step.beats, described(LESSON.words, step), strict=True):
+            if description:
+                said += 1
+                assert description in track
+                assert f"{' '.join(beat.caption.split())} {description}" in text, description
+    assert said == len(DESCRIBED.keys() | MEANT.keys())
+    assert "[" + LESSON.words["page.word.on_screen"] not in text
+    assert "The quiz's options: A, 1; B, 3; C, about 20; D, about 400." in text
     assert page.count('kind="descriptions"') == len(SCENES) + 1
+
+
+BUILT_IN = ("day005_masked", "day006_heads", "greek")
+"""The shipped lessons beyond the default: Day 005, Day 006 and Day 004 in Greek (Day 005 in
+Greek is Day 005's steps again, in the same words as Day 004's Greek: left out, for time)."""
+
+
+def _lesson(name: str) -> Lesson:
+    return load_lesson(Path(__file__).parent.parent / "lessons" / f"{name}.toml")
+
+
+@pytest.mark.lessons
+@pytest.mark.parametrize("name", ["default", *BUILT_IN])
+def test_each_text_is_described_whole_and_every_number_named(name: str) -> None:
+    """Over every step of the built-in lessons: no description reads a line of a wrapped text
+    (a sentence cut at its line end); a text read out has words, never a number alone; and
+    each text and number on screen is said, exempt, read out, or named by a meaning whose
+    sentence the description says (every number of it in that sentence)."""
+    lesson = LESSON if name == "default" else _lesson(name)
+    for scene in scenes_for(lesson):
+        probe = run_dry(scene, lesson)
+        readings = _read(scene, lesson)
+        said = descriptions(lesson.words, readings, probe.meant_by_beat())
+        cut = {s.text for m in probe.moments for s in m if s.whole and s.text != s.whole}
+        for beat, description in zip(readings, said, strict=True):
+            for r in beat:
+                assert r.text not in {readable(line) for line in cut}, (scene.slug, r.text)
+                if r.why == "described":  # read out as it is: a sentence or a name
+                    assert re.search(r"[^\W\d_]{2,}", r.text), (scene.slug, r.text)
+            assert not description or description.endswith((".", "?", ";", "!")), description
+        assert uncovered(probe, readings, said, lesson.words) == [], scene.slug
+
+
+@pytest.mark.lessons
+def test_the_descriptions_change_language_with_the_lesson() -> None:
+    """Day 004 in Greek: every meaning is said in the Greek template's sentence, and none of
+    the English templates' words is heard (the dry runs are the test above's, shared)."""
+    lesson, template = _lesson("greek"), english()
+    fixed = {
+        word
+        for name in template
+        if name.startswith("describe.")
+        for word in re.findall(r"[^\W\d_]{3,}", re.sub(r"\{\w+\}", " ", template[name]))
+    }
+    heard = 0
+    for scene in scenes_for(lesson):
+        probe = run_dry(scene, lesson)
+        meant = probe.meant_by_beat()
+        said = descriptions(lesson.words, _read(scene, lesson), meant)
+        for meanings, description in zip(meant, said, strict=True):
+            assert not fixed & set(re.findall(r"[^\W\d_]{3,}", description)), description
+            heard += sum(m.sentence(lesson.words) in description for m in meanings)
+    assert heard >= 8  # the question, the keys, the bar, the output, the working, the quiz…

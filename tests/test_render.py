@@ -25,6 +25,7 @@ from rich.console import Console
 
 import render
 from attention_core import Words, default_lesson
+from attention_core.described import Meaning
 from publish.media import captions, join
 from publish.media import ffmpeg as media
 from publish.media.captions import Cue
@@ -301,6 +302,11 @@ _CLIP = ClipEntry("01_a.mp4", 1, "A", "A", 1.0, 2, 2, 15.0, 8, "cd", _REF, _REF,
     [
         _CLIP,
         replace(_CLIP, captions=None, numbers=()),
+        replace(
+            _CLIP,
+            shown=(("A", "1"), ()),
+            meant=((Meaning("describe.line.options", (("options", "A, 1"),), ("A", "1")),), ()),
+        ),
         FullEntry(
             "all.mp4",
             "T",
@@ -316,7 +322,7 @@ _CLIP = ClipEntry("01_a.mp4", 1, "A", "A", 1.0, 2, 2, 15.0, 8, "cd", _REF, _REF,
             _REF,
         ),
     ],
-    ids=["clip", "clip without captions", "whole video"],
+    ids=["clip", "clip without captions", "clip and what it shows means", "whole video"],
 )
 def test_an_entry_comes_back_from_its_json(entry: ClipEntry | FullEntry) -> None:
     text = json.dumps(entry.to_json())

@@ -6,8 +6,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from attention_core import Words
+from attention_core.described import Meaning
 from attention_core.words import kind_of
 from publish.kit.beats import Step
 
@@ -21,6 +23,8 @@ __all__ = [
     "step_reading",
 ]
 
+T = TypeVar("T")
+
 EXEMPT = {
     "heading": "the step's label and headline: the chapter title, which the transcript heads with",
     "label": "a table header, tag or unit from the words catalogue (TOKEN, SCORE, ÷ TOTAL), "
@@ -30,7 +34,9 @@ EXEMPT = {
 }
 """What may be shown without being said or described, by rule. Everything else the probe
 reads on screen is said in its beat (or the next, which explains what the first brought in)
-or carried by a description."""
+or carried by a description: ``meant`` when the scene object that shows it says what it is
+(a :class:`~attention_core.described.Meaning`, said as a sentence naming each of its numbers),
+else ``described``, read out whole."""
 
 _LATEX = [
     (r"\\rightarrow", "→"),
@@ -71,11 +77,17 @@ class Reading:
 
 
 def reading(
-    words: Words, slug: str, title: str, captions: Sequence[str], shown: Sequence[Sequence[str]]
+    words: Words,
+    slug: str,
+    title: str,
+    captions: Sequence[str],
+    shown: Sequence[Sequence[str]],
+    meant: Sequence[Sequence[Meaning]] = (),
 ) -> list[list[Reading]]:
     """Per beat of one step, each text first shown in it and why it is covered.
 
-    ``captions``: each beat's caption; ``shown``: each beat's new on-screen texts (the probe's).
+    ``captions``: each beat's caption; ``shown``: each beat's new on-screen texts (the probe's);
+    ``meant``: each beat's new meanings (the probe's), which cover the texts they stand for.
     """
     labels = _labels(words)
     label = f"{slug}.heading.label"
@@ -99,6 +111,8 @@ def reading(
                 why = "symbol"
             elif _nearly_said(tokens, heard) or (_numbers_only(tokens) and tokens <= step_heard):
                 why = "said"  # a table's number the step says somewhere counts as said
+            elif _meaning_of(plain, meant, i) is not None:
+                why = "meant"
             else:
                 why = "described"
             beat.append(Reading(plain, why))
@@ -106,12 +120,23 @@ def reading(
     return out
 
 
+def _meaning_of(plain: str, meant: Sequence[Sequence[Meaning]], beat: int) -> Meaning | None:
+    """The meaning that stands for on-screen text ``plain`` (as :func:`readable` gives it),
+    new in its beat or the next; None if none does."""
+    for meanings in meant[beat : beat + 2]:
+        for meaning in meanings:
+            if _stands_for(meaning, plain):
+                return meaning
+    return None
+
+
 def _formulas_whole(texts: Sequence[str]) -> list[str]:
     """``texts`` with a formula's name, shown as a word in front of it (``Attention``, then
     ``(Q, K, V) = …``), joined to the formula: it is described whole, as it reads."""
     out: list[str] = []
     for text in texts:
-        if out and text.startswith("(") and re.fullmatch(r"[^\W\d_]+", out[-1]):
+        # a name is a word: a letter alone (the k of k = …) names no formula
+        if out and text.startswith("(") and re.fullmatch(r"[^\W\d_]{2,}", out[-1]):
             out[-1] += text
         else:
             out.append(text)
@@ -173,22 +198,67 @@ def step_reading(words: Words, step: Step) -> list[list[Reading]]:
     """:func:`reading` of a step's clip, from what its manifest entry recorded."""
     slug = step.stem.partition("_")[2]
     captions = [beat.caption for beat in step.beats]
-    shown = list(step.clip.shown) + [()] * (len(captions) - len(step.clip.shown))
-    return reading(words, slug, step.clip.title, captions, shown[: len(captions)])
+    return reading(
+        words,
+        slug,
+        step.clip.title,
+        captions,
+        _per_beat(step.clip.shown, step.beats),
+        _per_beat(step.clip.meant, step.beats),
+    )
+
+
+def _per_beat(recorded: Sequence[Sequence[T]], beats: Sequence[object]) -> list[Sequence[T]]:
+    """What the manifest recorded per beat, one entry for each of ``beats`` (none recorded, as
+    in an older manifest: nothing)."""
+    padded: list[Sequence[T]] = [*recorded, *([()] * (len(beats) - len(recorded)))]
+    return padded[: len(beats)]
 
 
 def described(words: Words, step: Step) -> list[str]:
-    """Per beat of a step's clip, its description ("On screen: …"), empty where the beat
-    needs none."""
-    return descriptions(words, step_reading(words, step))
+    """Per beat of a step's clip, its description in whole sentences of the lesson's language,
+    empty where the beat needs none."""
+    meant = _per_beat(step.clip.meant, step.beats)
+    return descriptions(words, step_reading(words, step), meant)
 
 
-def descriptions(words: Words, readings: Sequence[Sequence[Reading]]) -> list[str]:
-    """Per beat of :func:`reading`, its description ("On screen: …"), empty where none."""
+def descriptions(
+    words: Words, readings: Sequence[Sequence[Reading]], meant: Sequence[Sequence[Meaning]] = ()
+) -> list[str]:
+    """Per beat of :func:`reading`, its description, empty where none: first the sentence of
+    each meaning that stands for a text the voice does not say (in the beat that brings the
+    meaning in), then the other texts not said, read out whole in one sentence."""
+    spoken: list[list[Meaning]] = [[] for _ in readings]
+    for i, beat in enumerate(readings):
+        for r in beat:
+            if r.why != "meant":
+                continue
+            for j in (i, i + 1):  # the beat that brings its meaning in: this one, or the next
+                found = [m for m in meant[j] if _stands_for(m, r.text)] if j < len(meant) else []
+                if found:  # the nearest: a working's division, not the whole working
+                    nearest = min(found, key=lambda m: len(m.covers))
+                    if nearest not in spoken[j]:
+                        spoken[j].append(nearest)
+                    break
     out = []
-    for beat in readings:
+    for beat, meanings in zip(readings, spoken, strict=True):
         texts = [r.text.strip(" ·") for r in beat if r.why == "described"]
         # a code listing shown, then shown again with its output: described once, in full
         texts = [t for t in texts if not any(o != t and o.startswith(t) for o in texts)]
-        out.append(f"{words['page.word.on_screen']}: {' · '.join(texts)}" if texts else "")
+        sentences = [_ended(m.sentence(words)) for m in meanings]
+        if texts:
+            listed = "; ".join(t.removesuffix(".") for t in texts)
+            sentences.append(_ended(words.say("describe.line.shown", texts=listed)))
+        out.append(" ".join(sentences))
     return out
+
+
+def _stands_for(meaning: Meaning, plain: str) -> bool:
+    return any(readable(text).strip(" ·") == plain.strip(" ·") for text in meaning.covers)
+
+
+def _ended(sentence: str) -> str:
+    """``sentence`` with a full stop, unless it ends as a sentence already (. ? ! ; …, a
+    closing quote or bracket after it: ``the “Athens” fact.``; Greek asks with ;)."""
+    sentence = sentence.strip()
+    return sentence if re.search(r"[.?!;…][”»\"')]*$", sentence) else f"{sentence}."

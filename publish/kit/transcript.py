@@ -30,11 +30,11 @@ def _heading(step: Step) -> str:
 
 def _said(lesson: Lesson, step: Step) -> list[str]:
     """The step's narration, beat by beat, as the captions write it (dₖ, √4, e^score), each
-    followed by its description in brackets where the screen shows what is not said."""
+    followed by its description where the screen shows what is not said: the description's
+    own sentences, in place, so the step reads as one paragraph of prose."""
     out = []
     for beat, description in zip(step.beats, described(lesson.words, step), strict=True):
-        said = " ".join(beat.caption.split())
-        out.append(f"{said} [{description}]" if description else said)
+        out.append(" ".join(f"{beat.caption} {description}".split()))
     return [text for text in out if text]
 
 
@@ -91,9 +91,7 @@ def interactive(
             if not beat.caption.strip():
                 continue
             start, end = chapter.start + beat.start, chapter.start + beat.end
-            extra = (
-                f" <span class=described>[{html_text(description)}]</span>" if description else ""
-            )
+            extra = f" <span class=described>{html_text(description)}</span>" if description else ""
             parts.append(
                 f'<li><button class=line data-seek="{start:.3f}" data-end="{end:.3f}">'
                 f"<span class=muted>{clock(start)}</span> "

@@ -8,6 +8,7 @@ from dataclasses import Field, asdict, dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Self
 
+from attention_core.described import Meaning
 from publish.media.files import sha256, write_text
 
 __all__ = [
@@ -86,6 +87,8 @@ class ClipEntry(_Entry):
     longer are since a beat's words are cut into several."""
     shown: tuple[tuple[str, ...], ...] = ()
     """Per beat, the texts that first appear on screen during it (the probe's reading)."""
+    meant: tuple[tuple[Meaning, ...], ...] = ()
+    """Per beat, what the objects new on screen in it mean (the probe's), for descriptions."""
 
     READERS: ClassVar[dict[str, Callable[[Any], Any]]] = {
         "poster": lambda ref: FileRef(**ref),
@@ -93,6 +96,7 @@ class ClipEntry(_Entry):
         "numbers": tuple,
         "beats": lambda beats: tuple((float(start), str(text)) for start, text in beats),
         "shown": lambda shown: tuple(tuple(texts) for texts in shown),
+        "meant": lambda meant: tuple(tuple(Meaning.from_json(m) for m in beat) for beat in meant),
     }
 
     @property

@@ -64,7 +64,7 @@ JOIN_SOURCES = (
 """What makes the whole video, its captions and description, beyond the clips themselves."""
 LESSON_WIDE: tuple[ReadPath, ...] = (("words", "common.word.language"),)
 """What every clip's key covers whether or not its scene read it: the language it speaks."""
-SCHEMA = "attention-clip-v3"
+SCHEMA = "attention-clip-v4"
 """Bump when the meaning of a key changes."""
 
 

@@ -217,6 +217,7 @@ class LessonRun:
             numbers=result.numbers,
             beats=beats,
             shown=result.shown,
+            meant=result.meant,
         )
         reads = sorted({*result.reads, ("words", f"{scene.slug}.heading.title")}, key=str)
         kwargs = timing.title_arguments(scene, self.minutes) if self.minutes is not None else ()

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from attention_core import Lesson
+from attention_core.described import Meaning
 from attention_core.reads import Path as ReadPath
 from attention_core.reads import Reads, traced
 from publish.presets import Quality
@@ -146,6 +147,9 @@ class ClipResult:
     shown: tuple[tuple[str, ...], ...] = ()
     """Per beat, the texts that first appear on screen during it: what a description carries
     where the narrator does not say them."""
+    meant: tuple[tuple[Meaning, ...], ...] = ()
+    """Per beat, the meanings new on screen in it (``scenes.probe.Probe.meant_by_beat``): what
+    the objects showing those texts are, for a description to say in sentences."""
     drawn: tuple[int, ...] = ()
     """The beats (from 1) drawn afresh; the others' segments were reused."""
     beats: int = 0
@@ -454,6 +458,7 @@ def _render_beats(
         beats=len(cutter.cuts),
         timings=tuple((b.id, b.caption.text, b.start, b.end) for b in scene.beats),
         shown=tuple(tuple(texts) for texts in probe.shown_by_beat()) if job.numbers else (),
+        meant=tuple(tuple(beat) for beat in probe.meant_by_beat()) if job.numbers else (),
         records=records,
         tail=tail_key,
     )
@@ -489,6 +494,7 @@ def _render_whole(job: ClipJob, started: float) -> ClipResult:
         reads=tuple(reads.sorted()),
         speech=() if speaking is None else speaking.placed(scene.beats),
         shown=tuple(tuple(texts) for texts in probe.shown_by_beat()),
+        meant=tuple(tuple(beat) for beat in probe.meant_by_beat()),
     )
 
 

@@ -22,6 +22,7 @@ from manim import (
 )
 
 from attention_core import Token
+from attention_core.described import meaning
 from attention_core.worked import Worked
 from scenes import style
 from scenes.helpers import inline, math
@@ -73,6 +74,7 @@ class Division(VGroup):
         self.over_root_d_k = VGroup(number("÷"), root_d_k)
         self.root = number(root)
         self.score = number(score, colour=score_colour, bold=True)
+        self.meant = meaning("describe.line.division", dot=dot, d_k=d_k, root=root, score=score)
         super().__init__(
             *inline(
                 self.dot,
@@ -147,6 +149,15 @@ class DotProduct(VGroup):
         else:
             self.division.next_to(self.products, DOWN, buff=LINE_GAP, aligned_edge=LEFT)
         self.add(self.key, self.products, self.pluses, self.equals, self.dot, self.division)
+        products = [
+            f"{query.entry(j).original_text} × {k} = {p}"
+            for j, (k, p) in enumerate(zip(row.key_entries, row.factors, strict=True))
+        ]
+        self.meant = meaning("describe.line.products", products="; ".join(products), dot=row.dot)
+
+    def meant_parts(self) -> list[Mobject]:
+        """What its meaning stands for: the query's cells above it too, whose entries it names."""
+        return [self.query, self]
 
     @property
     def score(self) -> Figure:
@@ -164,6 +175,9 @@ class DotProduct(VGroup):
         """The key comes down under the query; pair by pair the cells light up and their
         product appears under them; the products add up to the dot product, which is divided
         by √dₖ into the score (unless not ``divide``: a grid divides every cell at once)."""
+        means = getattr(scene, "means", None)
+        if means is not None:  # a lesson's scene: its description says what the working is
+            means(self)
         scene.play(TransformFromCopy(key_source, self.key), run_time=run_time / 2)
         light: Mobject | None = None
         pair_time = run_time / max(2, len(self.products))
@@ -186,6 +200,8 @@ class DotProduct(VGroup):
         )
         if not divide:
             return
+        if means is not None:
+            means(self.division)
         rest = [piece for piece in self.division if piece is not self.division.dot]
         scene.play(
             TransformFromCopy(self.dot, self.division.dot),

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
-from manim import DOWN, LEFT, RIGHT, UP, Mobject, RoundedRectangle, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Mobject, ReplacementTransform, RoundedRectangle, VGroup
 
+from attention_core.described import Meaning, meaning
 from scenes import style
 from scenes.helpers import fit, text
 from scenes.toolkit.figures import Figure, figure
@@ -95,6 +96,26 @@ class CellGrid(VGroup):
         self.cells = VGroup(*(box for line in self.boxes for box in line))
         self.add(self.cells, self.row_labels, self.column_labels)
 
+    def meant(self) -> Meaning | None:
+        """The grid as a sentence says it now: each row, each number it shows beside the token
+        of its column (a masked cell, empty, is left out); None while it shows no number."""
+        rows = []
+        for i, label in enumerate(self.row_labels):
+            cells = [
+                f"{self.column_labels[j].original_text} {entry.original_text}"
+                for j, entry in enumerate(self.entries[i])
+                if entry is not None and _seen(entry)
+            ]
+            if cells:
+                rows.append(f"{label.original_text}: {', '.join(cells)}")
+        return meaning("describe.line.grid", rows="; ".join(rows)) if rows else None
+
+    def meant_parts(self) -> list[Mobject]:
+        """What :meth:`meant` stands for: the labels and the numbers the cells show now (a
+        number swapped in is the grid's though the scene, not the grid, holds it)."""
+        entries = [entry for line in self.entries for entry in line if entry is not None]
+        return [self.row_labels, self.column_labels, *entries]
+
     @property
     def shape(self) -> tuple[int, int]:
         return len(self.boxes), len(self.boxes[0])
@@ -131,6 +152,14 @@ class CellGrid(VGroup):
         self.entries[i][j] = entry
         self.add(entry)
 
+    def turn_into(self, new: Mapping[tuple[int, int], Figure]) -> list[Playable]:
+        """Each cell (i, j) of ``new`` shows its new number from now on (what the grid means is
+        the new numbers, as the beat ends): the animations that turn the old into the new."""
+        old = {place: self.entry(*place) for place in new}
+        for (i, j), entry in new.items():
+            self.entries[i][j] = entry
+        return [ReplacementTransform(old[place], entry) for place, entry in new.items()]
+
     def entry(self, i: int, j: int) -> Figure:
         """The number cell (i, j) shows now."""
         shown = self.entries[i][j]
@@ -157,6 +186,10 @@ class CellGrid(VGroup):
     def beside(self, mob: M, i: int, *, buff: float = 0.3) -> M:
         """``mob`` placed right of row ``i``."""
         return mob.next_to(self.boxes[i][-1], RIGHT, buff=buff)
+
+
+def _seen(mob: Mobject) -> bool:
+    return any(m.get_fill_opacity() > 0.05 for m in mob.family_members_with_points())
 
 
 def heat(value: float, peak: float) -> float:

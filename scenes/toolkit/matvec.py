@@ -22,6 +22,7 @@ from manim import (
     VMobject,
 )
 
+from attention_core.described import meaning
 from scenes import style
 from scenes.helpers import fit, inline
 from scenes.toolkit.figures import Figure, figure
@@ -63,6 +64,8 @@ class WeightMatrix(VGroup):
         ]
         super().__init__(*self.rows)
         self.arrange(DOWN, buff=gap)
+        rows = "; ".join("[" + ", ".join(shown) + "]" for shown in texts)
+        self.meant = meaning("describe.line.matrix", rows=rows)
 
     def cell(self, i: int, j: int) -> VGroup:
         return cast(VGroup, self.rows[i][j])  # manim's VGroup is not generic: it holds VMobjects

@@ -6,13 +6,23 @@ from typing import cast
 
 from manim import LEFT, VGroup, VMobject
 
+from attention_core.described import Meaning, meaning
 from attention_core.worked import Worked
 from scenes import style
-from scenes.helpers import column_header, fit, level_with, math, token_names
+from scenes.helpers import column_header, fit, labelled, level_with, math, token_names
 from scenes.toolkit.figures import Figure, figure
 from scenes.toolkit.vectors import CELL_GAP, CELL_HEIGHT, VectorCells, cell_width
 
 __all__ = ["ScoreTable"]
+
+
+def _texts(mob: VMobject) -> list[str]:
+    """A name as shown: one text, or its two lines."""
+    shown = getattr(mob, "original_text", None)
+    return (
+        [str(shown)] if shown is not None else [t for sub in mob.submobjects for t in _texts(sub)]
+    )
+
 
 LEFT_X, RIGHT_X = -6.6, 6.6
 HEADER_Y = 1.5
@@ -88,6 +98,19 @@ class ScoreTable(VGroup):
             level_with(name.move_to((LEFT_X, y, 0), aligned_edge=LEFT), cells[0])
         self.add(*self.headers.values(), self.names, *self.keys, self.dots, self.divisors)
         self.add(self.scores)
+
+    def meant(self) -> Meaning:
+        """The table as a description says it: each token's name and its key's entries."""
+        keys = [
+            "[" + ", ".join(key.entry(j).original_text for j in range(len(key))) + "]"
+            for key in self.keys
+        ]
+        names = [" ".join(_texts(name)) for name in self.names]
+        return meaning("describe.line.keys", keys=labelled(names, keys))
+
+    def meant_parts(self) -> list[VMobject]:
+        """What :meth:`meant` stands for: the names and the keys (the scores are said)."""
+        return [self.names, *self.keys]
 
     def score(self, row: int) -> Figure:
         """Row ``row``'s score, in its cell."""
