@@ -20,8 +20,10 @@ __all__ = ["row", "section", "table", "title"]
 
 
 def section(w: Worked, kind: str, shown: Shown) -> str:
-    """Step ``kind``'s numbers of ``shown``, as tables."""
-    return _LAYOUT[kind](w, shown)
+    """Step ``kind``'s numbers of ``shown``, as tables; nothing for a kind the twin does not
+    work yet."""
+    layout = _LAYOUT.get(kind)
+    return "" if layout is None else layout(w, shown)
 
 
 def _n(
