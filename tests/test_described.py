@@ -64,6 +64,14 @@ def test_a_hold_adds_exactly_the_missing_time_in_whole_frames() -> None:
     assert placed[1].at == pytest.approx(4.35 + holds[0].length)
 
 
+def test_a_description_the_last_one_said_is_not_said_again() -> None:
+    from publish.render.described import _not_again
+
+    options = "The quiz's options: A, 1; B, 3."
+    texts = ["The table.", options, "", options, "The table.", "The table."]
+    assert _not_again(texts) == ["The table.", options, "", "", "The table.", ""]
+
+
 def test_a_silent_beat_is_described_from_its_start() -> None:
     placed, _ = place([Pause(1.0, 1.0, 4.0, "A grid.")], [1.0], FRAME, breath=0.35)
     assert placed[0].at == 1.0

@@ -108,6 +108,17 @@ def describer_for(voice: Voice | None, lesson: Lesson) -> tuple[Voice, str | Non
     )
 
 
+def _not_again(texts: Sequence[str]) -> list[str]:
+    """Per beat, its description, or "" where it is the one said last: a step that opens on
+    the picture the last one closed on (the quiz's options) is not described twice in a row,
+    nor held twice for it. A clip seen alone keeps its own (its ``.descriptions.vtt``)."""
+    out, last = [], ""
+    for text in texts:
+        out.append("" if text == last else text)
+        last = text or last
+    return out
+
+
 def remove_described(folder: Path, full: str) -> None:
     """Remove the described video of an earlier ``full`` and its files: joined again without
     ``--described``, the whole video no longer matches it (nor its holds the page's player)."""
@@ -130,7 +141,7 @@ def describe_lesson(
     target = folder / described_name(full.file)
     sidecar = target.with_suffix(".json")
     steps = steps_of(folder, clips, write=False)
-    texts = [text for step in steps for text in described(words, step)]
+    texts = _not_again([text for step in steps for text in described(words, step)])
     key = _key(clips, narrator, texts)
     track = words["page.word.described_audio"]
     found = _cached(sidecar, target, plain, key, track)
