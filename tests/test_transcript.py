@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+import re
 from pathlib import Path
 
 import pytest
@@ -55,6 +57,16 @@ def test_transcript_files_hold_every_beat_as_the_captions_write_it(rendered: Ren
     assert "√dₖ" in text
     assert "d k" not in text
     assert page.count("<h2>") == len(rendered.manifest["clips"])
+    # the page reads as the text does, its descriptions marked as what the picture shows
+    paragraphs = re.findall(r"<p>(.*?)</p>", page)
+    assert [html.unescape(re.sub(r"<[^>]+>", "", p)) for p in paragraphs] == [
+        line
+        for line in text.splitlines()[3:]
+        if line
+        and not set(line) <= {"-"}
+        and not any(line == f"{c['step']} · {c['title']}" for c in rendered.manifest["clips"])
+    ]
+    assert 0 < page.count("<span class=described>") < len(paragraphs) * 10
     assert '<html lang="en">' in page
 
 

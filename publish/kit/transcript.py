@@ -32,10 +32,23 @@ def _said(lesson: Lesson, step: Step) -> list[str]:
     """The step's narration, beat by beat, as the captions write it (dₖ, √4, e^score), each
     followed by its description where the screen shows what is not said: the description's
     own sentences, in place, so the step reads as one paragraph of prose."""
-    out = []
-    for beat, description in zip(step.beats, described(lesson.words, step), strict=True):
-        out.append(" ".join(f"{beat.caption} {description}".split()))
-    return [text for text in out if text]
+    return [" ".join(f"{said} {description}".split()) for said, description in _beats(lesson, step)]
+
+
+def _beats(lesson: Lesson, step: Step) -> list[tuple[str, str]]:
+    """Per beat with anything in it, its caption and its description ("" where none)."""
+    pairs = zip(step.beats, described(lesson.words, step), strict=True)
+    return [(beat.caption, text) for beat, text in pairs if beat.caption.strip() or text]
+
+
+def _said_html(lesson: Lesson, step: Step) -> str:
+    """:func:`_said` as a paragraph of the page, each description marked (in italics): it
+    reads as prose, and a reader can still tell what the picture shows from what is said."""
+    return " ".join(
+        html_text(" ".join(said.split()))
+        + (f" <span class=described>{html_text(text)}</span>" if text else "")
+        for said, text in _beats(lesson, step)
+    ).strip()
 
 
 def descriptions_vtt(lesson: Lesson, steps: Sequence[Step], offsets: Sequence[float]) -> str:
@@ -64,10 +77,13 @@ def transcript_html(lesson: Lesson, steps: Sequence[Step]) -> str:
     for step in steps:
         body += [
             f"<h2>{html_text(_heading(step))}</h2>",
-            f"<p>{html_text(' '.join(_said(lesson, step)))}</p>",
+            f"<p>{_said_html(lesson, step)}</p>",
         ]
     language = lesson.words["common.word.language"]
-    return page(lesson.title, language, STYLE_BASE + "body { max-width: 42rem; }", "\n".join(body))
+    style = (
+        STYLE_BASE + "body { max-width: 42rem; } .described { color: #445; font-style: italic; }"
+    )
+    return page(lesson.title, language, style, "\n".join(body))
 
 
 def interactive(
