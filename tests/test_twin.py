@@ -272,8 +272,10 @@ def test_a_field_without_a_number_says_so_and_changes_nothing(page: Page, tmp_pa
     check(page, lesson)
 
 
+@pytest.mark.browser
 def test_every_step_kind_was_compared() -> None:
-    """Runs after the proof (a module's tests run in order, on one worker)."""
+    """Runs after the proof (a module's tests run in order, on one worker); a browser test as
+    they are, so the fast tier leaves it out instead of skipping it."""
     if len(DONE) < len(PLAN) + 2:
         pytest.skip("not every lesson of the proof was compared in this run")
     assert set(KINDS) == SEEN
