@@ -18,15 +18,16 @@ from numpy.typing import NDArray
 from publish.media.described_video import streams
 from publish.media.ffmpeg import ffmpeg
 from publish.media.holds import Hold, Placed
+from publish.media.pauses import FLOOR
 from publish.narration.level import RATE
 from publish.narration.script import spoken
 from publish.narration.voices import Narrator
 
 __all__ = ["MONO", "SPEAKING", "Samples", "described_track", "heard", "speak", "spoken_until"]
 
-SPEAKING = 10 ** (-40 / 20) * 32768
-"""A sample above -40 dBFS is speech: the AAC-coded silence between beats stays far under it,
-and the quietest end of a word above it."""
+SPEAKING = FLOOR * 32768
+"""A 16-bit sample above the pauses' floor (-40 dBFS) is speech: the AAC-coded silence between
+beats stays far under it, and the quietest end of a word above it."""
 
 MONO = "pan=mono|c0=0.7071*c0+0.7071*c1"
 """The clips' stereo sound back to the mono narration it was made from: ffmpeg spread the mono
