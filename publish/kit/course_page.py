@@ -13,6 +13,7 @@ from publish.kit import embed
 from publish.kit.beats import clock, steps_of
 from publish.kit.direction import direction
 from publish.kit.lecture import WEB_FORMATS
+from publish.kit.templating import inline
 from publish.kit.transcript import SCRIPT as TRANSCRIPT_SCRIPT
 from publish.kit.webpage import STYLE_BASE, html_attribute, html_text, page
 from publish.media.manifest import Manifest
@@ -95,13 +96,4 @@ def _lesson(number: int, lesson: LessonLink, transcript: str, page_language: str
     )
 
 
-_STYLE = """
-body { max-width: 72rem; }
-ol.lessons { list-style: none; padding: 0; display: flex; flex-direction: column; gap: 2rem; }
-ol.lessons > li > h2 { margin-bottom: .1rem; }
-ol.lessons h2 a { color: inherit; display: flex; flex-direction: column; gap: .4rem; }
-ol.lessons img { width: 100%; max-width: 20rem; height: auto; border-radius: 6px;
-  background: #000; }
-ol.lessons p { margin: 0 0 .6rem; }
-ol.lessons a.transcript { color: #1a4fb5; text-decoration: underline; margin-left: .4rem; }
-"""
+_STYLE = inline("course_page.css")

@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 from attention_core import Words
+from publish.kit.templating import inline
 from publish.kit.webpage import html_attribute, html_text
 from publish.media.holds import SAME, described_name, holds_of
 
@@ -42,54 +43,7 @@ def described_toggle(full: str, folder: Path, words: Words, video: str, prefix: 
     )
 
 
-STYLE = """
-button.described-toggle { font: inherit; margin: .5rem 0; padding: .25rem .7rem; border-radius: 5px;
-  border: 1px solid #99a; background: #f3f4f8; cursor: pointer; }
-button.described-toggle[aria-pressed="true"] { background: #1f2a5c; color: #fff; }
-"""
+STYLE = inline("described_toggle.css")
 
-SCRIPT = """
-for (const button of document.querySelectorAll("button.described-toggle:not([data-bound])")) {
-  button.dataset.bound = "";
-  const swap = JSON.parse(button.dataset.swap);
-  const video = document.getElementById(button.dataset.video);
-  const later = (t) => t + swap.holds.reduce((s, [at, n]) => s + (at <= t + swap.same ? n : 0), 0);
-  const earlier = (t) => {
-    let shift = 0;
-    for (const [at, n] of swap.holds) {
-      if (t < at + shift - swap.same) break;
-      if (t < at + shift + n - swap.same) return at;
-      shift += n;
-    }
-    return t - shift;
-  };
-  const seeks = () => document.querySelectorAll(
-    `section.transcript[data-video="${video.id}"] [data-seek], ` +
-    `ol.chapters[data-video="${video.id}"] [data-seek]`);
-  const track = video.querySelector('track[kind="captions"]');
-  const plainCaptions = track?.getAttribute("src");
-  button.addEventListener("click", () => {
-    const on = button.getAttribute("aria-pressed") !== "true";
-    const at = on ? later(video.currentTime) : earlier(video.currentTime);
-    const playing = !video.paused;
-    for (const element of seeks()) {  // the transcript's lines and the chapters, moved
-      for (const key of ["seek", "end"]) {
-        if (!(key in element.dataset)) continue;
-        const plain = (element.dataset[`plain_${key}`] ??= element.dataset[key]);
-        element.dataset[key] = String(on ? later(Number(plain)) : Number(plain));
-      }
-    }
-    if (track && swap.captions) track.src = on ? swap.captions : plainCaptions;
-    video.querySelector("source").src = on ? swap.described : swap.plain;
-    video.load();
-    video.addEventListener("loadedmetadata", () => {
-      video.currentTime = at;
-      if (playing) video.play().catch(() => {});
-    }, { once: true });
-    button.setAttribute("aria-pressed", String(on));
-    // what follows the lesson's own moments (the quiz) reads them through this
-    video.lessonTime = on ? () => earlier(video.currentTime) : undefined;
-  });
-}
-"""
+SCRIPT = inline("described_toggle.js")
 """Binds every toggle on the page once, however many players (a course page) include it."""

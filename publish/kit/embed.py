@@ -12,6 +12,7 @@ from publish.kit import quiz_player, transcript, twin
 from publish.kit.beats import Step, clock
 from publish.kit.described_toggle import STYLE as described_toggle_style
 from publish.kit.described_toggle import described_toggle
+from publish.kit.templating import inline
 from publish.kit.webpage import STYLE_BASE, html_attribute, html_text, page
 from publish.media.manifest import FullEntry
 
@@ -169,38 +170,6 @@ video { width: 100%; max-width: 854px; background: #000; border-radius: 6px; dis
 )
 """What :func:`player` needs of a page's style."""
 
-_STYLE = """
-body { max-width: 60rem; }
-ol.chapters { display: flex; flex-wrap: wrap; gap: .4rem; padding: 0; list-style: none; }
-ol.chapters button, button.copy { font: inherit; padding: .25rem .7rem; border-radius: 5px;
-  border: 1px solid #99a; background: #f3f4f8; cursor: pointer; }
-section.step { margin: 2rem 0; }
-.snippet { position: relative; }
-.snippet pre { background: #f3f4f8; padding: .7rem .9rem; border-radius: 5px; overflow-x: auto; }
-button.copy { position: absolute; top: .4rem; right: .4rem; }
-"""
+_STYLE = inline("embed.css")
 
-_SCRIPT = """
-const whole = document.getElementById("whole");
-for (const button of document.querySelectorAll("ol.chapters [data-seek]")) {
-  button.addEventListener("click", () => {
-    whole.currentTime = Number(button.dataset.seek);
-    whole.play();
-  });
-}
-for (const button of document.querySelectorAll("button.copy")) {
-  button.addEventListener("click", async () => {
-    const code = button.previousElementSibling.textContent;
-    try {
-      await navigator.clipboard.writeText(code);
-    } catch {
-      const range = document.createRange();  // file:// pages may not use the clipboard API
-      range.selectNodeContents(button.previousElementSibling);
-      getSelection().removeAllRanges();
-      getSelection().addRange(range);
-      document.execCommand("copy");
-    }
-    button.textContent = button.dataset.done;
-  });
-}
-"""
+_SCRIPT = inline("embed.js")

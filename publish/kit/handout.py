@@ -25,6 +25,7 @@ from attention_core import SCALING_SECTION, Lesson, fontset
 from attention_core import Quiz as FillerQuiz
 from attention_core import formatting as fmt
 from attention_core.worked import Cell, Grid, Quiz, Row, Worked, worked
+from publish.kit.templating import inline
 from publish.kit.webpage import STYLE_BASE, page
 from publish.media.files import replacing, write_text
 from publish.render.tools import Tool
@@ -714,37 +715,6 @@ def _text(value: str) -> str:
     return html.escape(value, quote=False)
 
 
-_STYLE = """
-body { max-width: 52rem; }
-section { break-inside: avoid; margin: 1.6rem 0; }
-table { border-collapse: collapse; width: 100%; margin: .6rem 0;
-  font-variant-numeric: tabular-nums; }
-th, td { border-bottom: 1px solid #ccd; padding: .3rem .5rem; text-align: left; }
-th { font-size: .85rem; font-weight: 600; color: #556; white-space: nowrap; }
-td:not(:first-child) { white-space: nowrap; }
-td:first-child { min-width: 9rem; }
-pre { background: #f3f4f8; padding: .6rem .8rem; border-radius: 4px; }
-ol.options { list-style: none; padding: 0; display: flex; gap: 1rem; }
-ol.options li { border: 1px solid #99a; border-radius: 6px; padding: .4rem .9rem; }
-section.answer { border-top: 2px dashed #99a; padding-top: 1rem; }
-@page { size: A4; margin: 16mm; }
-@media print { body { font-size: 10.5pt; } section.answer { break-before: page; } }
-"""
+_STYLE = inline("handout.css")
 
-_SERIES_STYLE = """
-section { break-inside: auto; }
-table, .matrices, p { break-inside: avoid; }
-h2, h3 { break-after: avoid; }
-table.grid td:not(:first-child), table.grid th:not(:first-child) { text-align: right; }
-table.grid td, table.grid th { white-space: normal; padding: .3rem .4rem; }
-table.grid th { overflow-wrap: anywhere; }
-table.grid td:first-child { min-width: 0; }
-table.vectors td:not(:first-child), table.terms td { white-space: normal; }
-table.terms td:first-child { min-width: 3rem; }
-.hidden { color: #5d6070; }
-td:has(> .hidden) { background: #eef0f4; }
-.matrices { display: flex; flex-wrap: wrap; gap: .4rem 1.6rem; }
-table.matrix { width: auto; margin: .3rem 0; }
-table.matrix caption { text-align: left; font-weight: 600; }
-table.matrix td, table.matrix th { padding: .15rem .45rem; text-align: right; min-width: 0; }
-"""
+_SERIES_STYLE = inline("handout_series.css")

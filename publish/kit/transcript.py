@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from attention_core import Lesson
 from publish.kit.beats import Step, clock
 from publish.kit.describe import described
+from publish.kit.templating import inline
 from publish.kit.webpage import STYLE_BASE, html_attribute, html_text, page
 from publish.media.captions import Cue, to_vtt
 from publish.media.manifest import FullEntry
@@ -118,51 +119,10 @@ def interactive(
     return "".join(parts)
 
 
-STYLE = """
-.player { display: grid; gap: 1rem; grid-template-columns: minmax(0, 3fr) minmax(14rem, 2fr);
-  align-items: start; }
-@media (max-width: 50rem) { .player { grid-template-columns: 1fr; } }
-.transcript .lines { max-height: 30rem; overflow-y: auto; border: 1px solid #99a;
-  border-radius: 6px; padding: 0 .6rem; }
-.transcript h3 { margin-top: 0; }
-.transcript h4 { font-size: .95rem; margin: .8rem 0 .2rem; }
-.transcript ol { list-style: none; padding: 0; margin: 0; }
-button.line { font: inherit; text-align: left; width: 100%; background: none; border: 0;
-  border-radius: 4px; padding: .2rem .3rem; cursor: pointer; color: inherit; }
-button.line:hover { background: #eef0f6; }
-.described { color: #445; font-style: italic; }
-button.line[aria-current="true"] { background: #fff2b3; box-shadow: inset 3px 0 #8a6d00; }
-"""
+STYLE = inline("transcript.css")
 """The player and its transcript side by side (stacked on a narrow screen); the beat being
 said is highlighted in yellow with a bar, so it shows without colour too."""
 
-SCRIPT = """
-for (const section of document.querySelectorAll("section.transcript[data-video]")) {
-  const video = document.getElementById(section.dataset.video);
-  if (!video) continue;
-  const lines = [...section.querySelectorAll("button.line")];
-  const box = section.querySelector(".lines");
-  for (const line of lines) {
-    line.addEventListener("click", () => {  // a button: Enter and Space click it too
-      video.currentTime = Number(line.dataset.seek);
-      video.play().catch(() => {});  // a page may not play on its own: the seek still holds
-    });
-  }
-  let current = null;
-  video.addEventListener("timeupdate", () => {
-    const t = video.currentTime;
-    const now = lines.find((b) => Number(b.dataset.seek) <= t && t < Number(b.dataset.end));
-    if (now === current) return;
-    current?.removeAttribute("aria-current");
-    current = now ?? null;
-    if (!current) return;
-    current.setAttribute("aria-current", "true");
-    const top = current.offsetTop - box.offsetTop;
-    if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - current.offsetHeight) {
-      box.scrollTop = top - box.clientHeight / 3;  // keep the beat in view, not the page moved
-    }
-  });
-}
-"""
+SCRIPT = inline("transcript.js")
 """Each transcript's lines seek its own player; the beat being said is marked
 (``aria-current``) as that video plays, scrolling only the transcript's own box."""

@@ -20,6 +20,7 @@ from attention_core import formatting as fmt
 from attention_core.model import Quiz as FillerQuiz
 from attention_core.model import ShareQuiz
 from attention_core.worked import worked
+from publish.kit.templating import inline
 from publish.kit.twin_fields import fields
 from publish.kit.twin_layout import section, title
 from publish.kit.twin_numbers import numbers
@@ -128,45 +129,13 @@ def script(follow: bool) -> str:
 SCRIPT = resources.files("publish.kit").joinpath("twin.js").read_text("utf-8")
 """``twin.js``: the lesson's maths and formatting in the browser."""
 
-_MOUNT = """
-const twinPanel = document.querySelector("[data-twin]");
-Twin.mount(twinPanel, JSON.parse(document.getElementById("twin-data").textContent));
-"""
+_MOUNT = inline("twin_mount.js")
 
-FOLLOW = """
-(() => {
-  const video = document.getElementById("whole");
-  const chapters = [...document.querySelectorAll("ol.chapters [data-seek]")];
-  const places = JSON.parse(twinPanel.dataset.chapters);
-  let shown = 0;
-  video.addEventListener("timeupdate", () => {
-    // read each time: the described version's toggle moves the chapters to its video's times
-    let chapter = 0;
-    chapters.forEach((button, i) => {
-      if (video.currentTime + 1e-3 >= Number(button.dataset.seek)) chapter = i;
-    });
-    const place = places[chapter] ?? chapter;
-    if (place !== shown) { shown = place; Twin.showStep(twinPanel, place); }
-  });
-})();
-"""
+FOLLOW = inline("twin_follow.js")
 """Follow the player: the chapter the video is in picks the step shown (chapters and steps
 are one to one, in order)."""
 
-STYLE = """
-.twin { border: 1px solid #99a; border-radius: 6px; padding: .4rem 1rem 1rem; margin: 1rem 0; }
-.twin table { border-collapse: collapse; margin: .4rem 0; }
-.twin th, .twin td { border: 1px solid #ccd; padding: .15rem .45rem; text-align: right;
-  font-variant-numeric: tabular-nums; }
-.twin th { background: #f3f4f8; font-weight: 600; }
-.twin input { width: 4.2rem; font: inherit; }
-.twin input[aria-invalid="true"] { outline: 2px solid #b00020; }
-.twin fieldset { border: 1px solid #ccd; border-radius: 5px; margin: .4rem 0; }
-.twin button, .twin select { font: inherit; padding: .25rem .7rem; border-radius: 5px;
-  border: 1px solid #99a; background: #f3f4f8; cursor: pointer; }
-.twin dl { display: grid; grid-template-columns: max-content auto; gap: .2rem 1rem; }
-.twin dd { margin: 0; }
-"""
+STYLE = inline("twin.css")
 
 
 def twin_html(lesson: Lesson) -> str:
