@@ -14,6 +14,9 @@ case "${1:-}" in
     bash scripts/setup.sh
     .venv/bin/ruff check .
     .venv/bin/mypy
+    # the lecture kit's scripts: type-checked, then linted
+    .venv/node_modules/.bin/tsc --noEmit -p tsconfig.json
+    .venv/node_modules/.bin/eslint --max-warnings 0 publish
     exec .venv/bin/python -m pytest "$@"
     ;;
   *)
