@@ -2,16 +2,20 @@ for (const button of document.querySelectorAll("button.described-toggle:not([dat
   button.dataset.bound = "";
   const swap = JSON.parse(button.dataset.swap);
   const video = document.getElementById(button.dataset.video);
-  const later = (t) => t + swap.holds.reduce((s, [at, n]) => s + (at <= t + swap.same ? n : 0), 0);
-  const earlier = (t) => {
-    let shift = 0;
-    for (const [at, n] of swap.holds) {
-      if (t < at + shift - swap.same) break;
-      if (t < at + shift + n - swap.same) return at;
-      shift += n;
-    }
-    return t - shift;
+  // A moment of one video in the other (0: the plain one, 1: the described one), through the
+  // time map's corners: from the last corner reached, both run at one pace, unless the next
+  // corner is reached without moving in the other video (a hold: its frame's moment, still).
+  const along = (t, from, to) => {
+    const corners = swap.map;
+    let i = -1;
+    while (i + 1 < corners.length && t >= corners[i + 1][from] - swap.same) i++;
+    if (i < 0) return t;
+    const corner = corners[i];
+    const next = corners[i + 1];
+    return next && next[to] === corner[to] ? corner[to] : corner[to] + t - corner[from];
   };
+  const later = (t) => along(t, 0, 1);
+  const earlier = (t) => along(t, 1, 0);
   const seeks = () => document.querySelectorAll(
     `section.transcript[data-video="${video.id}"] [data-seek], ` +
     `ol.chapters[data-video="${video.id}"] [data-seek]`);
