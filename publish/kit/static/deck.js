@@ -1,9 +1,23 @@
+// @ts-check
+// slides.html: plays the lesson one beat at a time and pauses (publish/kit/deck.py writes
+// the page and its data: per step its clip and beats, and the words the footer says).
+
+/** @typedef {[start: number, end: number, caption: string]} Beat */
+/** @typedef {{ file: string, title: string, step: number, beats: Beat[] }} DeckStep */
+/** @typedef {{ s: number, b: number, beat: Beat }} Slide */
+
+/** @type {{ steps: DeckStep[], words: { step: string, beat: string, end: string } }} */
 const { steps, words } = JSON.parse(document.getElementById("deck-data").textContent);
-const videos = [...document.querySelectorAll("video.step")];
+const videos = /** @type {HTMLVideoElement[]} */ ([...document.querySelectorAll("video.step")]);
 const slides = steps.flatMap((step, s) => step.beats.map((beat, b) => ({ s, b, beat })));
 let at = -1;       // the slide shown; -1 is the cover
+/** @type {number | null} */
 let stopAt = null; // while a beat plays: the time it pauses at
 
+/**
+ * @param {number} k the slide
+ * @param {boolean} playing
+ */
 function show(k, playing) {
   at = k;
   const slide = slides[k];
@@ -12,11 +26,11 @@ function show(k, playing) {
   const step = steps[slide.s];
   document.getElementById("where").textContent = `${words.step} ${step.step}/${steps.length} · `
     + `${step.title} · ${words.beat} ${slide.b + 1}/${step.beats.length}`;
-  document.querySelector("#progress span").style.width = `${100 * (k + 1) / slides.length}%`;
+  /** @type {HTMLElement} */ (document.querySelector("#progress span")).style.width = `${100 * (k + 1) / slides.length}%`;
   document.getElementById("now").textContent = slide.beat[2];
   document.getElementById("upcoming").textContent =
     k + 1 < slides.length ? slides[k + 1].beat[2] : words.end;
-  document.body.dataset.slide = k;
+  document.body.dataset.slide = String(k);
   document.body.dataset.state = playing ? "playing" : "paused";
 }
 
@@ -35,6 +49,7 @@ function watch() {
   else requestAnimationFrame(watch);
 }
 
+/** @param {number} k */
 function play(k) {
   show(k, true);
   const video = videos[slides[k].s];
@@ -44,6 +59,7 @@ function play(k) {
   video.play().then(() => requestAnimationFrame(watch), finish);
 }
 
+/** @param {number} k */
 function rest(k) {  // a slide as it looks once its beat has played
   stopAt = null;
   videos.forEach((video) => video.pause());
@@ -61,6 +77,7 @@ function back() {
 }
 
 document.addEventListener("keydown", (event) => {
+  /** @type {Record<string, () => unknown>} */
   const keys = {
     ArrowRight: next, " ": next, PageDown: next, Enter: next,
     ArrowLeft: back, PageUp: back, Backspace: back,
@@ -69,7 +86,7 @@ document.addEventListener("keydown", (event) => {
     m: () => {  // the narrator's voice, on or off: a lecturer may speak over the clips
       const muted = !videos[0].muted;
       videos.forEach((video) => { video.muted = muted; });
-      document.body.dataset.muted = muted;
+      document.body.dataset.muted = String(muted);
     },
     f: () => document.fullscreenElement ? document.exitFullscreen()
       : document.documentElement.requestFullscreen(),
@@ -78,6 +95,6 @@ document.addEventListener("keydown", (event) => {
   if (action) { event.preventDefault(); action(); }
 });
 document.getElementById("stage").addEventListener("click", next);
-document.body.dataset.slide = -1;
+document.body.dataset.slide = "-1";
 document.body.dataset.state = "cover";
 videos[0].hidden = false;

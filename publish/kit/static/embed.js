@@ -1,4 +1,6 @@
-const whole = document.getElementById("whole");
+// @ts-check
+// index.html: the chapters seek the whole lesson's player; each snippet's button copies it.
+const whole = /** @type {HTMLVideoElement} */ (document.getElementById("whole"));
 for (const button of document.querySelectorAll("ol.chapters [data-seek]")) {
   button.addEventListener("click", () => {
     whole.currentTime = Number(button.dataset.seek);

@@ -1,5 +1,8 @@
+// @ts-check
+// Each interactive transcript (publish/kit/transcript.py) seeks its own player and marks the
+// beat being said.
 for (const section of document.querySelectorAll("section.transcript[data-video]")) {
-  const video = document.getElementById(section.dataset.video);
+  const video = /** @type {HTMLVideoElement | null} */ (document.getElementById(section.dataset.video));
   if (!video) continue;
   const lines = [...section.querySelectorAll("button.line")];
   const box = section.querySelector(".lines");
@@ -9,6 +12,7 @@ for (const section of document.querySelectorAll("section.transcript[data-video]"
       video.play().catch(() => {});  // a page may not play on its own: the seek still holds
     });
   }
+  /** @type {HTMLElement | null} */
   let current = null;
   video.addEventListener("timeupdate", () => {
     const t = video.currentTime;

@@ -1,5 +1,8 @@
+// @ts-check
+// The twin follows the whole lesson's player: the chapter playing picks the step shown.
+/* global Twin, twinPanel -- twin.js's, and twin_mount.js's */
 (() => {
-  const video = document.getElementById("whole");
+  const video = /** @type {HTMLVideoElement} */ (document.getElementById("whole"));
   const chapters = [...document.querySelectorAll("ol.chapters [data-seek]")];
   const places = JSON.parse(twinPanel.dataset.chapters);
   let shown = 0;

@@ -1,8 +1,43 @@
+// @ts-check
+// The preview page (publish/watch/page.py): polls /state.json, lists the beats, plays the
+// clips one after another and jumps to the first beat a save changed.
 "use strict";
-const video = document.getElementById("video");
-const list = document.getElementById("beats");
-let state = null, clip = null, version = -1, jumped = 0, waiting = false;
 
+/** @typedef {{ id: string, caption: string, start: number, end: number }} PreviewBeat */
+/**
+ * @typedef {object} PreviewClip
+ * @property {string} name
+ * @property {string} title
+ * @property {string} video
+ * @property {string | null} captions
+ * @property {PreviewBeat[]} beats
+ * @property {number} generation
+ * @property {string[]} fresh
+ * @property {boolean} complete
+ */
+/**
+ * @typedef {object} PreviewState
+ * @property {number} version
+ * @property {boolean} done
+ * @property {string | null} error
+ * @property {{ clip: string, generation: number, start: number } | null} changed
+ * @property {string} last
+ * @property {PreviewClip[]} clips
+ */
+
+const video = /** @type {HTMLVideoElement} */ (document.getElementById("video"));
+const list = /** @type {HTMLElement} */ (document.getElementById("beats"));
+/** @type {PreviewState | null} */
+let state = null;
+/** @type {PreviewClip | null} */
+let clip = null;
+let version = -1, jumped = 0, waiting = false;
+
+/**
+ * @param {string} name the clip
+ * @param {number} at seconds into it
+ * @param {boolean} play
+ */
 function load(name, at, play) {
   const c = state.clips.find(x => x.name === name);
   if (!c) return;
@@ -33,7 +68,7 @@ function draw() {
     for (const b of c.beats) {
       const li = document.createElement("li");
       li.textContent = b.caption;
-      li.dataset.clip = c.name; li.dataset.start = b.start; li.dataset.end = b.end; li.id = b.id;
+      li.dataset.clip = c.name; li.dataset.start = String(b.start); li.dataset.end = String(b.end); li.id = b.id;
       if (c.generation > 1 && c.fresh.includes(b.id)) li.classList.add("fresh");
       li.onclick = () => load(c.name, b.start + 0.01, true);
       ul.appendChild(li);
@@ -68,6 +103,7 @@ video.addEventListener("ended", () => {
 async function poll() {
   try {
     const at = clip ? "?watching=" + encodeURIComponent(clip.name) : "";
+    /** @type {PreviewState} */
     const s = await (await fetch("/state.json" + at, {cache: "no-store"})).json();
     if (s.version !== version) {
       version = s.version; state = s;
@@ -88,7 +124,7 @@ async function poll() {
         if (c && c.video !== clip.video) load(c.name, video.currentTime, !video.paused || waiting);
       }
     }
-  } catch (err) { document.getElementById("status").textContent = "preview stopped"; }
+  } catch { document.getElementById("status").textContent = "preview stopped"; }
   setTimeout(poll, 250);
 }
 poll();
