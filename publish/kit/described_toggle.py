@@ -17,7 +17,7 @@ from attention_core import Words
 from publish.kit.templating import Markup, inline, render
 from publish.media.holds import SAME, Hold, described_name, holds_of, later
 
-__all__ = ["SCRIPT", "STYLE", "described_toggle", "time_map"]
+__all__ = ["SCRIPT", "described_toggle", "time_map"]
 
 
 def described_toggle(full: str, folder: Path, words: Words, video: str, prefix: str = "") -> str:
@@ -61,7 +61,6 @@ def time_map(holds: Sequence[Hold]) -> list[tuple[float, float]]:
     ]
 
 
-STYLE = inline("described_toggle.css")
 
 SCRIPT = inline("described_toggle.js")
 """Binds every toggle on the page once, however many players (a course page) include it."""

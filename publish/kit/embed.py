@@ -10,7 +10,6 @@ from pathlib import Path
 from attention_core import Lesson, Words
 from publish.kit import quiz_player, transcript, twin
 from publish.kit.beats import Step, clock
-from publish.kit.described_toggle import STYLE as described_toggle_style
 from publish.kit.described_toggle import described_toggle
 from publish.kit.templating import Markup, inline, render
 from publish.kit.webpage import STYLE_BASE, page
@@ -103,15 +102,10 @@ def _data(vtt: str | None, folder: Path) -> str | None:
     return "data:text/vtt;base64," + base64.b64encode((folder / vtt).read_bytes()).decode("ascii")
 
 
-PLAYER_STYLE = (
-    """
-video { width: 100%; max-width: 854px; background: #000; border-radius: 6px; display: block; }
-"""
-    + transcript.STYLE
-    + described_toggle_style
-    + quiz_player.QUIZ_STYLE
-)
-"""What :func:`player` needs of a page's style."""
+PLAYER_STYLE = inline("player.css", "transcript.css", "described_toggle.css", "quiz.css")
+"""What :func:`player` needs of a page's style: the video, its transcript beside it (stacked on
+a narrow screen, the beat being said marked in yellow with a bar, so it shows without colour
+too), the described version's toggle and the quiz's form."""
 
 _STYLE = inline("embed.css")
 

@@ -15,10 +15,10 @@ from typing import Any
 from attention_core import Lesson
 from attention_core.model import Quiz as FillerQuiz
 from attention_core.worked import Quiz, worked
-from publish.kit.templating import inline, render
+from publish.kit.templating import render
 from publish.media.manifest import FullEntry
 
-__all__ = ["QUIZ_STYLE", "hook", "quiz_data"]
+__all__ = ["hook", "quiz_data"]
 
 ASKED_BEFORE = "answer"
 """The step kind that opens on the answer: the page asks where it begins, so the viewer picks
@@ -118,5 +118,3 @@ def hook(lesson: Lesson, full: FullEntry, video: str) -> str:
     return render("quiz.html", asks=data is not None, settings=settings)
 
 
-QUIZ_STYLE = inline("quiz.css")
-"""What the quiz's form needs of a page's style."""

@@ -109,9 +109,6 @@ def interactive(
 _PAGE_STYLE = static("transcript_page.css").rstrip("\n")
 """transcript.html's style after the base: its measure, the descriptions in italics."""
 
-STYLE = inline("transcript.css")
-"""The player and its transcript side by side (stacked on a narrow screen); the beat being
-said is highlighted in yellow with a bar, so it shows without colour too."""
 
 SCRIPT = inline("transcript.js")
 """Each transcript's lines seek its own player; the beat being said is marked
