@@ -20,11 +20,11 @@ from attention_core import formatting as fmt
 from attention_core.model import Quiz as FillerQuiz
 from attention_core.model import ShareQuiz
 from attention_core.worked import worked
-from publish.kit.templating import inline
+from publish.kit.templating import Markup, inline, render
 from publish.kit.twin_fields import fields
 from publish.kit.twin_layout import section, title
 from publish.kit.twin_numbers import numbers
-from publish.kit.webpage import STYLE_BASE, html_attribute, html_text, page
+from publish.kit.webpage import STYLE_BASE, page
 
 __all__ = ["FOLLOW", "NAME", "SCRIPT", "STYLE", "data", "panel", "script", "twin_html"]
 
@@ -87,37 +87,29 @@ def panel(lesson: Lesson, *, picker: bool = False, chapters: Sequence[int] = ())
     the step (its place in ``lesson.steps``) each chapter of the whole video shows, which
     :data:`FOLLOW` reads."""
     w, words = worked(lesson), lesson.words
-    follow = html_attribute(json.dumps(list(chapters)))
-    parts = [
-        "<section class=twin id=twin aria-labelledby=twin-heading data-twin "
-        f'data-chapters="{follow}">',
-        f"<h2 id=twin-heading>{html_text(words['page.heading.twin'])}</h2>",
-        f"<p class=muted>{html_text(words['page.line.twin'])}</p>",
-        fields(lesson),
-        "<p role=status data-twin-status></p>",
-        f"<p><button type=button data-twin-back>{html_text(words['page.word.back'])}</button></p>",
-    ]
-    if picker:
-        options = "".join(
-            f'<option value="{place}">{html_text(title(lesson, place, kind, None))}</option>'
-            for place, kind in enumerate(lesson.steps)
-        )
-        parts.append(
-            f"<p><label for=twin-step>{html_text(words['page.word.step'])}</label> "
-            f"<select id=twin-step data-twin-picker>{options}</select></p>"
-        )
+    steps = []
     for place, kind in enumerate(lesson.steps):
         shown = numbers(w, kind)
-        hidden = " hidden" if place else ""
-        parts += [
-            f'<section class=twin-step data-kind="{kind}" data-step="{place}"{hidden}>',
-            f"<h3>{title(lesson, place, kind, shown)}</h3>",
-            section(w, kind, shown),
-            "</section>",
+        steps.append(
+            {
+                "kind": kind,
+                "title": Markup(title(lesson, place, kind, shown)),
+                "section": Markup(section(w, kind, shown)),
+            }
+        )
+    return render(
+        "twin_panel.html",
+        chapters=json.dumps(list(chapters)),
+        words=words,
+        fields=Markup(fields(lesson)),
+        picker=[
+            (place, title(lesson, place, kind, None)) for place, kind in enumerate(lesson.steps)
         ]
-    payload = json.dumps(data(lesson), ensure_ascii=False).replace("</", "<\\/")
-    parts += ["</section>", f'<script type="application/json" id=twin-data>{payload}</script>']
-    return "\n".join(parts)
+        if picker
+        else None,
+        steps=steps,
+        data=data(lesson),
+    )
 
 
 def script(follow: bool) -> str:
@@ -141,5 +133,5 @@ STYLE = inline("twin.css")
 def twin_html(lesson: Lesson) -> str:
     """``twin.html``: the twin alone, every step behind a picker, for a slide deck's iframe."""
     language = lesson.words["common.word.language"]
-    body = f"<main><h1>{html_text(lesson.title)}</h1>\n{panel(lesson, picker=True)}</main>"
+    body = render("twin.html", title=lesson.title, panel=Markup(panel(lesson, picker=True)))
     return page(lesson.title, language, STYLE_BASE + STYLE, body, script(follow=False))
