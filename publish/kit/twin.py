@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from importlib import resources
 from typing import Any
 
 from attention_core import Lesson
@@ -20,7 +19,7 @@ from attention_core import formatting as fmt
 from attention_core.model import Quiz as FillerQuiz
 from attention_core.model import ShareQuiz
 from attention_core.worked import worked
-from publish.kit.templating import Markup, inline, render
+from publish.kit.templating import Markup, inline, render, static
 from publish.kit.twin_fields import fields
 from publish.kit.twin_layout import section, title
 from publish.kit.twin_numbers import numbers
@@ -118,7 +117,7 @@ def script(follow: bool) -> str:
     return SCRIPT + _MOUNT + (FOLLOW if follow else "")
 
 
-SCRIPT = resources.files("publish.kit").joinpath("twin.js").read_text("utf-8")
+SCRIPT = static("twin.js")
 """``twin.js``: the lesson's maths and formatting in the browser."""
 
 _MOUNT = inline("twin_mount.js")

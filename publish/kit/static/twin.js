@@ -1,3 +1,4 @@
+// @ts-check
 // The lesson's twin: attention_core's maths and formatting, in the browser.
 //
 // Written from attention_core (maths.py, matrix.py, heads.py, sums.py, worked*.py) so that
