@@ -8,12 +8,44 @@
 // never by a copy of them. tests/test_twin.py proves it on random lessons in Chromium.
 "use strict";
 
+/* exported Twin -- twin_mount.js and twin_follow.js use it, after it on the page */
+
+/** @typedef {number[]} Vector */
+/** @typedef {number[][]} Matrix */
+/**
+ * One entry of attention_core.formatting.RULES.
+ * @typedef {{ places: number, scale: number, significant: number, trim: boolean, bare: boolean,
+ *   brackets: boolean, suffix: string, masked: string | null, zero: string | null }} Rule
+ */
+/** @typedef {{ key: Vector, value: Vector, query: Vector | null, embedding: Vector | null }} Token */
+/** @typedef {{ w_q: Matrix, w_k: Matrix, w_v: Matrix }} Head */
+/**
+ * The lesson's inputs, as twin.py's data() writes them.
+ * @typedef {object} Inputs
+ * @property {string[]} steps
+ * @property {boolean} written_query
+ * @property {Vector} query
+ * @property {Token[]} tokens
+ * @property {{ key: Vector, value: Vector } | null} rival
+ * @property {{ filler_score: number, bonus_filler_score: number }
+ *   | { asker: number, to: number, head: number | null } | null} quiz
+ * @property {string | null} mask
+ * @property {Head[]} heads
+ * @property {Matrix | null} w_o
+ */
+/** @typedef {{ about: string, invalid: string }} TwinWords */
+/** @typedef {{ lesson: Inputs, rules: Record<string, Rule>, words: TwinWords }} TwinData */
+/** @typedef {{ token?: number | string, head?: number | string, row?: number | string, col?: number | string }} Place */
+
 const Twin = (() => {
   // --- exact arithmetic: what Python's fsum, round() and f"{x:.2f}" do ---------------------
 
   const view = new DataView(new ArrayBuffer(8));
 
-  /** A finite double as sign × mantissa × 2^exponent, the mantissa a BigInt. */
+  /**
+   * A finite double as sign × mantissa × 2^exponent, the mantissa a BigInt.
+   * @param {number} x
+   */
   function parts(x) {
     view.setFloat64(0, x);
     const high = view.getUint32(0);
@@ -25,7 +57,11 @@ const Twin = (() => {
     return { negative: high >>> 31 === 1, mantissa, exponent };
   }
 
-  /** The exact sum of finite doubles, rounded once, half to even: Python's math.fsum. */
+  /**
+   * The exact sum of finite doubles, rounded once, half to even: Python's math.fsum.
+   * @param {number[]} terms
+   * @returns {number}
+   */
   function exactSum(terms) {
     const split = terms.filter((x) => x !== 0).map(parts);
     if (!split.length) return 0;
@@ -51,7 +87,12 @@ const Twin = (() => {
     return negative ? -value : value;
   }
 
-  /** x to `places` decimals on its exact binary value, ties to even (Python's f"{x:.Nf}"). */
+  /**
+   * x to `places` decimals on its exact binary value, ties to even (Python's f"{x:.Nf}").
+   * @param {number} x
+   * @param {number} places
+   * @returns {string}
+   */
   function exactFixed(x, places) {
     const doubled = x * 2 ** (places + 1); // exact: a power of two
     if (Number.isInteger(doubled) && Math.abs(doubled) % 2 === 1) {
@@ -66,7 +107,11 @@ const Twin = (() => {
     return x.toFixed(places); // exact on the binary value otherwise (ECMA-262 Number.prototype.toFixed)
   }
 
-  /** Python's round(x, digits): the correctly rounded decimal, ties to even. */
+  /**
+   * Python's round(x, digits): the correctly rounded decimal, ties to even.
+   * @param {number} x
+   * @param {number} digits
+   */
   function roundTo(x, digits) {
     if (digits >= 0) return Number(exactFixed(x, digits));
     const unit = 10n ** BigInt(-digits);
@@ -82,13 +127,22 @@ const Twin = (() => {
     return x < 0 ? -rounded : rounded;
   }
 
-  /** Fixed-point text with no "-0.00", as attention_core.formatting._fixed. */
+  /**
+   * Fixed-point text with no "-0.00", as attention_core.formatting._fixed.
+   * @param {number} x
+   * @param {number} places
+   */
   function fixed(x, places) {
     const text = exactFixed(x, places);
     return text.startsWith("-") && Number(text) === 0 ? text.slice(1) : text;
   }
 
-  /** x as `rule` (one entry of attention_core.formatting.RULES) writes it. */
+  /**
+   * x as `rule` (one entry of attention_core.formatting.RULES) writes it.
+   * @param {Rule} rule
+   * @param {number} x
+   * @returns {string}
+   */
   function format(rule, x) {
     if (rule.masked !== null && x === -Infinity) return rule.masked;
     if (rule.zero !== null && x === 0) return rule.zero;
@@ -104,22 +158,39 @@ const Twin = (() => {
 
   // --- the maths, as attention_core works it -----------------------------------------------
 
-  /** numpy's rint: to the nearest whole number, ties to even. */
+  /**
+   * numpy's rint: to the nearest whole number, ties to even.
+   * @param {number} y
+   */
   function rint(y) {
     const r = Math.round(y);
     return Math.abs(y % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
   }
 
-  /** matrix.project: x·W, rounded to two places as numpy's round does (x·100, rint, ÷100). */
+  /**
+   * matrix.project: x·W, rounded to two places as numpy's round does (x·100, rint, ÷100).
+   * @param {Vector} x
+   * @param {Matrix} w
+   * @returns {Vector}
+   */
   function project(x, w) {
     return times([x], w)[0].map((entry) => rint(entry * 100) / 100 + 0);
   }
 
-  /** sums.times: each entry the exact sum of its rounded products. */
+  /**
+   * sums.times: each entry the exact sum of its rounded products.
+   * @param {Matrix} a
+   * @param {Matrix} b
+   * @returns {Matrix}
+   */
   function times(a, b) {
     return a.map((row) => b[0].map((_, c) => exactSum(row.map((x, k) => x * b[k][c]))));
   }
 
+  /**
+   * @param {Vector} scores
+   * @returns {Vector}
+   */
   function softmax(scores) {
     const top = Math.max(...scores);
     const shifted = scores.map((s) => Math.exp(s - top));
@@ -127,7 +198,12 @@ const Twin = (() => {
     return shifted.map((p) => p / total);
   }
 
-  /** maths.attend: one query over keys and values. */
+  /**
+   * maths.attend: one query over keys and values.
+   * @param {Vector} query
+   * @param {Vector[]} keys
+   * @param {Vector[]} values
+   */
   function attend(query, keys, values) {
     const root = Math.sqrt(query.length);
     const products = keys.map((k) => k.map((x, i) => x * query[i]));
@@ -147,7 +223,13 @@ const Twin = (() => {
     };
   }
 
-  /** matrix.attend_all: every query over every key, the causal mask applied if asked. */
+  /**
+   * matrix.attend_all: every query over every key, the causal mask applied if asked.
+   * @param {Vector[]} queries
+   * @param {Vector[]} keys
+   * @param {Vector[]} values
+   * @param {string | null} mask
+   */
   function attendAll(queries, keys, values, mask) {
     const root = Math.sqrt(queries[0].length);
     const hidden = queries.map((_, i) => keys.map((_, j) => mask === "causal" && j > i));
@@ -173,7 +255,10 @@ const Twin = (() => {
 
   /** The lesson as attention_core.lesson builds it from the inputs: in a heads lesson each
    * token's query, key and value projected through the first head; the one query written,
-   * or else the newest token's own. */
+   * or else the newest token's own.
+   * @param {Inputs} inputs
+   * @returns {Inputs}
+   */
   function derived(inputs) {
     const first = inputs.heads[0];
     const tokens = inputs.tokens.map((t) =>
@@ -192,23 +277,35 @@ const Twin = (() => {
 
   // --- the numbers each step shows, by key: the same keys twin.py lays out ------------------
 
+  /**
+   * @param {string} quantity
+   * @param {Place} [at]
+   */
   function key(quantity, at = {}) {
     return [quantity, at.token ?? "", at.head ?? "", at.row ?? "", at.col ?? ""].join("|");
   }
 
+  /**
+   * @param {Inputs} inputs
+   * @param {Record<string, Rule>} rules
+   * @param {TwinWords} words
+   * @returns {Record<string, Map<string, string>>}
+   */
   function numbers(inputs, rules, words) {
-    const f = (name, x) => format(rules[name], x);
+    const f = (/** @type {string} */ name, /** @type {number} */ x) => format(rules[name], x);
     const lesson = derived(inputs);
     const n = lesson.tokens.length;
     const keys = lesson.tokens.map((t) => t.key);
     const values = lesson.tokens.map((t) => t.value);
     const before = attend(lesson.query, keys, values);
+    /** @type {Record<string, Map<string, string>>} */
     const byKind = {};
+    /** @type {(kind: string, quantity: string, at: Place, text: string) => void} */
     const put = (kind, quantity, at, text) => {
       (byKind[kind] ??= new Map()).set(key(quantity, at), text);
     };
 
-    const overview = (kind) => {
+    const overview = (/** @type {string} */ kind) => {
       before.weights.forEach((w, t) => put(kind, "short_weight", { token: t }, f("short_weight", w)));
       before.output.forEach((x, col) => put(kind, "output", { col }, f("output_entry", x)));
     };
@@ -233,7 +330,7 @@ const Twin = (() => {
 
     if (lesson.rival) {
       const after = attend(lesson.query, [...keys, lesson.rival.key], [...values, lesson.rival.value]);
-      const name = (t) => (t === n ? "rival" : t);
+      const name = (/** @type {number} */ t) => (t === n ? "rival" : t);
       put("rival", "dot", { token: "rival" }, f("number", after.dots[n]));
       put("rival", "score", { token: "rival" }, f("number", after.scores[n]));
       before.weights.forEach((w, t) => put("rival", "share_before", { token: t }, f("share", w)));
@@ -249,7 +346,7 @@ const Twin = (() => {
       const gap = rivalScore - lesson.quiz.filler_score;
       const bonusGap = rivalScore - lesson.quiz.bonus_filler_score;
       const needed = Math.exp(gap);
-      const option = (x) => {
+      const option = (/** @type {number} */ x) => {
         const rough = f("about", x);
         return Number(rough) === x ? rough : words.about.replace("{count}", rough);
       };
@@ -262,6 +359,7 @@ const Twin = (() => {
       put("answer", "bonus_count", {}, f("rounded", Math.exp(bonusGap)));
     }
 
+    /** @type {(kind: string, a: ReturnType<typeof attendAll>, at?: Place, stages?: string[]) => void} */
     const grid = (kind, a, at = {}, stages = ["dot", "score", "pull", "share"]) => {
       a.scores.forEach((line, row) => {
         line.forEach((s, col) => {
@@ -277,7 +375,7 @@ const Twin = (() => {
     };
     const heads = lesson.heads.map((h) => {
       const x = lesson.tokens.map((t) => t.embedding);
-      const project_all = (w) => x.map((e) => project(e, w));
+      const project_all = (/** @type {Matrix} */ w) => x.map((e) => project(e, w));
       const q = project_all(h.w_q);
       const k = project_all(h.w_k);
       const v = project_all(h.w_v);
@@ -303,7 +401,7 @@ const Twin = (() => {
       }
     }
     heads.forEach((h, head) => {
-      for (const part of ["q", "k", "v"]) {
+      for (const part of /** @type {const} */ (["q", "k", "v"])) {
         h[part].forEach((entries, token) =>
           entries.forEach((x, col) => put("projections", part, { head, token, col }, f("number", x))),
         );
@@ -331,11 +429,17 @@ const Twin = (() => {
 
   // --- the panel: inputs in, every shown number out ------------------------------------------
 
-  /** The inputs with the page's fields written into them; null while a field holds no number. */
+  /**
+   * The inputs with the page's fields written into them; null while a field holds no number.
+   * @param {HTMLElement} panel
+   * @param {Inputs} lesson
+   * @returns {Inputs | null}
+   */
   function read(panel, lesson) {
+    /** @type {any} the inputs, written by the fields' roles */
     const inputs = structuredClone(lesson);
     let complete = true;
-    for (const field of panel.querySelectorAll("[data-input]")) {
+    for (const field of /** @type {NodeListOf<HTMLInputElement>} */ (panel.querySelectorAll("[data-input]"))) {
       const value = field.value.trim() === "" ? NaN : Number(field.value);
       const ok = Number.isFinite(value);
       field.setAttribute("aria-invalid", String(!ok));
@@ -353,6 +457,12 @@ const Twin = (() => {
     return complete ? inputs : null;
   }
 
+  /**
+   * @param {HTMLElement} panel
+   * @param {Inputs} inputs
+   * @param {Record<string, Rule>} rules
+   * @param {TwinWords} words
+   */
   function show(panel, inputs, rules, words) {
     const byKind = numbers(inputs, rules, words);
     for (const section of panel.querySelectorAll("[data-kind]")) {
@@ -365,12 +475,19 @@ const Twin = (() => {
     }
   }
 
-  /** Every field back to the lesson's own number: the value the page was written with. */
+  /**
+   * Every field back to the lesson's own number: the value the page was written with.
+   * @param {HTMLElement} panel
+   */
   function restore(panel) {
-    for (const field of panel.querySelectorAll("[data-input]")) field.value = field.defaultValue;
+    for (const field of /** @type {NodeListOf<HTMLInputElement>} */ (panel.querySelectorAll("[data-input]"))) field.value = field.defaultValue;
   }
 
-  /** Wire a panel: `data` is the JSON twin.py writes (the lesson's inputs, RULES, words). */
+  /**
+   * Wire a panel: `data` is the JSON twin.py writes (the lesson's inputs, RULES, words).
+   * @param {HTMLElement} panel
+   * @param {TwinData} data
+   */
   function mount(panel, data) {
     const status = panel.querySelector("[data-twin-status]");
     const update = () => {
@@ -383,14 +500,18 @@ const Twin = (() => {
       restore(panel);
       update();
     });
-    const picker = panel.querySelector("[data-twin-picker]");
+    const picker = /** @type {HTMLSelectElement | null} */ (panel.querySelector("[data-twin-picker]"));
     if (picker) {
       picker.addEventListener("change", () => showStep(panel, Number(picker.value)));
     }
     update();
   }
 
-  /** Show step `place` (from 0) of the panel's steps, hide the others. */
+  /**
+   * Show step `place` (from 0) of the panel's steps, hide the others.
+   * @param {HTMLElement} panel
+   * @param {number} place
+   */
   function showStep(panel, place) {
     for (const section of panel.querySelectorAll("[data-kind]")) {
       section.hidden = Number(section.dataset.step) !== place;
