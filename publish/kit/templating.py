@@ -1,8 +1,8 @@
-"""The web pages from files: autoescaped Jinja2 templates and the static style sheets and scripts
-they inline, shipped inside the package (``templates/`` and ``static/`` beside the page code).
+"""The web pages from files: autoescaped Jinja2 templates, and the static files they inline.
 
-Every page is self-contained (it must play from ``file://`` and inside a SCORM zip), so a page's
-style sheets and scripts are read from ``static/`` when it is written and inlined, never linked.
+Both are package data (``templates/`` and ``static/`` beside the page code). Every page is
+self-contained (it must play from ``file://`` and inside a SCORM zip), so its style sheets and
+scripts are read from ``static/`` when it is written and inlined, never linked.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The lesson's twin: each step's worked numbers, live, from inputs the viewer may change.
 
 The panel is laid out here with the lesson's own numbers (:mod:`publish.kit.twin_numbers`, from
-:func:`attention_core.worked`), and ``twin.js`` (shipped beside this module, inlined so the
-page works from ``file:``) recomputes every one of them in the browser whenever an input
+:func:`attention_core.worked`), and ``static/twin.js`` (inlined so the page works from
+``file:``) recomputes every one of them in the browser whenever an input
 changes, formatting by :data:`attention_core.formatting.RULES`, which the page carries as data.
 The embed page shows it beside the player, following the step that plays (:func:`panel`,
 :data:`FOLLOW`); ``twin.html`` shows it alone, a step picker above it, for a slide deck's iframe.

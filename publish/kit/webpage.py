@@ -1,5 +1,4 @@
-"""The frame of every page the lecture kit writes (``templates/page.html``): one self-contained
-HTML file, no network."""
+"""The frame of every page the lecture kit writes (templates/page.html): self-contained, offline."""
 
 from __future__ import annotations
 
