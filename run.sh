@@ -14,6 +14,7 @@ case "${1:-}" in
     bash scripts/setup.sh
     .venv/bin/ruff check .
     .venv/bin/mypy
+    .venv/bin/mkdocs build --strict --quiet   # docs/ into site/ (ignored by git); a warning fails
     exec .venv/bin/python -m pytest "$@"
     ;;
   *)
