@@ -1,4 +1,4 @@
-"""The README's "Adding a step kind" recipe, applied as written to a copy of the project,
+"""The docs' "Adding a step kind" recipe, applied as written to a copy of the project,
 renders in a lesson that lists the new kind."""
 
 from __future__ import annotations
@@ -23,10 +23,9 @@ SCENE, REGISTRY, WORDS, GREEK = (
 
 
 def recipe() -> list[str]:
-    """The code blocks of the README's "Adding a step kind" section, in order."""
-    readme = (ROOT / "README.md").read_text("utf-8")
-    section = readme.split("## Adding a step kind", 1)[1].split("\n## ", 1)[0]
-    return re.findall(r"```(?:python|toml)\n(.*?)```", section, re.DOTALL)
+    """The code blocks of the recipe's page, docs/adding-a-step-kind.md, in order."""
+    page = (ROOT / "docs" / "adding-a-step-kind.md").read_text("utf-8")
+    return re.findall(r"```(?:python|toml)\n(.*?)```", page, re.DOTALL)
 
 
 def project_copy(where: Path) -> Path:

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from attention_core import parse_lesson, schema
 
 from .lessons import asking_lesson_data, heads_lesson_data, lesson_data, lesson_files
+from .test_docs import lesson_schema_hook
 from .test_lesson import BAD_LESSONS, edit
 from .test_series_lessons import BAD, edited
 
@@ -92,12 +93,14 @@ def test_the_schema_refuses_every_bad_field_it_can_state(
     assert refused != beyond, f"{message!r}: schema {'refuses' if refused else 'accepts'} it"
 
 
-WRITING = ROOT / "README.md"
+WRITING = ROOT / "docs" / "writing-a-lesson.md"
+FIELDS = ROOT / "docs" / "lesson-fields.md"
 
 
 def _section() -> str:
-    text = WRITING.read_text("utf-8")
-    return text[text.index("## Writing a lesson") : text.index("### Translating the video")]
+    """The docs on writing a lesson, its fields page as the docs build writes it."""
+    built = lesson_schema_hook().on_page_markdown(FIELDS.read_text("utf-8"))
+    return WRITING.read_text("utf-8") + "\n" + built
 
 
 def test_writing_a_lesson_documents_every_field_of_the_schema() -> None:
@@ -113,9 +116,9 @@ def test_writing_a_lesson_documents_every_field_of_the_schema() -> None:
 
 
 def test_the_heads_example_of_writing_a_lesson_is_a_lesson() -> None:
-    """The README's example, with the fields it leaves out and a third token, loads."""
+    """The docs' example, with the fields it leaves out and a third token, loads."""
     section = _section()
-    example = section[section.index("```toml\n#:schema", section.index("### Steps")) :]
+    example = section[section.index("```toml\n#:schema", section.index("## Steps")) :]
     data = tomllib.loads(example[len("```toml\n") : example.index("```", 8)])
     full = {**edit("title", "Many heads, by hand"), **data}
     for name in ("query", "rival"):
