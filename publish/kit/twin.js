@@ -119,6 +119,7 @@ const Twin = (() => {
     return a.map((row) => b[0].map((_, c) => exactSum(row.map((x, k) => x * b[k][c]))));
   }
 
+  /** maths.softmax: shares adding up to 1, the top score subtracted first (−∞ gets 0). */
   function softmax(scores) {
     const top = Math.max(...scores);
     const shifted = scores.map((s) => Math.exp(s - top));
@@ -153,12 +154,7 @@ const Twin = (() => {
     const dots = queries.map((q) => keys.map((k) => exactSum(q.map((x, d) => x * k[d]))));
     const scores = dots.map((row, i) => row.map((d, j) => (hidden[i][j] ? -Infinity : d / root)));
     const pulls = scores.map((row) => row.map(Math.exp));
-    const weights = scores.map((row) => {
-      const top = Math.max(...row);
-      const shifted = row.map((s) => Math.exp(s - top));
-      const total = exactSum(shifted);
-      return shifted.map((p) => p / total);
-    });
+    const weights = scores.map(softmax);
     return {
       root,
       dots,
