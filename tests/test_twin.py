@@ -26,9 +26,10 @@ from attention_core import LessonError, default_lesson, load_lesson, parse_lesso
 from attention_core import formatting as fmt
 from attention_core.model import Lesson
 from attention_core.steps import KINDS
+from attention_core.twin_spec import SOURCES, numbers_of
 from attention_core.worked import worked
-from publish.kit import twin
-from publish.kit.twin_numbers import KINDS_SHOWN, numbers
+from publish.kit import twin, twin_numbers
+from publish.kit.twin_numbers import numbers
 
 from .conftest import ROOT, Rendered
 from .lessons import (
@@ -190,8 +191,22 @@ def open_twin(page: Page, lesson: Lesson, folder: Path) -> None:
 
 
 def test_the_plan_covers_every_step_kind() -> None:
-    assert set(KINDS_SHOWN) == set(KINDS)
+    """Every kind the project ships shows numbers in the twin, each from a source Python reads
+    and by a rule attention_core has (the page's own sources: the browser test below)."""
+    assert all(KINDS[kind].twin for kind in KINDS)
+    assert set(twin_numbers.SOURCES) == set(SOURCES)
+    for kind in KINDS:
+        assert {n.rule for n in numbers_of(KINDS[kind].twin)} <= set(fmt.RULES), kind
     assert len(PLAN) == 20
+
+
+@pytest.mark.browser
+def test_the_page_computes_every_source(page: Page) -> None:
+    with_script(page)
+    names = page.evaluate(
+        "(lesson) => Object.keys(Twin.sources(lesson))", twin.data(default_lesson())["lesson"]
+    )
+    assert sorted(names) == sorted(SOURCES)
 
 
 @pytest.mark.browser
