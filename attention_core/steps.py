@@ -51,6 +51,10 @@ class StepKind:
     """What it works: one of :data:`QUERIES`."""
 
     def __post_init__(self) -> None:
+        if self.headline is not None and self.headline.over:
+            raise ValueError(
+                f"step kind {self.scene}: a headline is one number, not {self.headline.over}"
+            )
         if self.query not in QUERIES:
             raise ValueError(
                 f"step kind {self.scene}: query {self.query!r} is not one of {QUERIES}"
