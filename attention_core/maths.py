@@ -119,10 +119,12 @@ def scores(query: ArrayLike, keys: ArrayLike) -> Vector:
 
 
 def softmax(scores: ArrayLike) -> Vector:
-    """Positive weights adding up to 1; the maximum is subtracted first so e^x never overflows."""
+    """Positive weights adding up to 1 along the last axis (a vector, or each row of a grid);
+    each row's maximum is subtracted first so e^x never overflows, and a score of −∞ (a masked
+    key) gets exactly 0."""
     scores = np.asarray(scores, dtype=np.float64)
-    pulls = np.exp(scores - scores.max())
-    return _frozen(pulls / added(pulls))
+    pulls = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return _frozen(pulls / added(pulls)[..., None])
 
 
 def mix(weights: ArrayLike, values: ArrayLike) -> Vector:

@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from .maths import softmax
 from .model import Lesson
 from .sums import added, times
 
@@ -120,10 +121,7 @@ def attend_all(
     root_d_k = math.sqrt(d_k)
     scores = np.where(hidden, -np.inf, dots / root_d_k)
     pulls = np.exp(scores)  # e^−∞ is exactly 0; validation keeps every score within ±12
-    # The weights come from scores less each row's maximum, as softmax does, so that they
-    # agree with attention_core.maths.softmax digit for digit on the newest token's row.
-    shifted = np.exp(scores - scores.max(axis=1, keepdims=True))
-    weights = shifted / added(shifted)[:, None]
+    weights = softmax(scores)  # the one query's softmax, row by row: the same digits
     return GridAttention(
         queries=_frozen(q),
         keys=_frozen(k),
@@ -136,7 +134,7 @@ def attend_all(
         hidden=hidden,
         pulls=_frozen(pulls),
         totals=_frozen(added(pulls)),
-        weights=_frozen(weights),
+        weights=weights,
         outputs=_frozen(times(weights, v)),
     )
 

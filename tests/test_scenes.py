@@ -71,20 +71,12 @@ def test_every_number_on_screen_comes_from_the_maths(scene, lesson_name) -> None
     assert not stray, f"{scene.__name__} shows numbers attention_core never made: {stray}"
 
 
-SUM_STEPS = (
-    "score",
-    "softmax",
-    "rival",
-    "all_queries",
-    "answer",
-    "big_picture",
-    "mask",
-    "projections",
-)
-"""The kinds that write sums out: q·k term by term (score, rival, all_queries), the total of
-the pulls (softmax), a row's pulls added up (answer, where every token asks), and the masked
-formula's QKᵀ/√dₖ + M (big_picture, mask), which must hold no numbers that do not add up; and
-x · W entry by entry (projections: exact, as the embeddings and matrices have one place)."""
+SUM_STEPS = tuple(kind for kind, entry in KINDS.items() if entry.sums)
+"""The kinds that write sums out (their entries' ``sums``): q·k term by term (score, rival,
+all_queries), the total of the pulls (softmax), a row's pulls added up (answer, where every
+token asks), and the masked formula's QKᵀ/√dₖ + M (big_picture, mask), which must hold no
+numbers that do not add up; and x · W entry by entry (projections: exact, as the embeddings
+and matrices have one place)."""
 SUM_CASES = [(scene, name) for scene, name in CASES if scene.slug in SUM_STEPS]
 
 

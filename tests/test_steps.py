@@ -9,7 +9,10 @@ from importlib import resources
 import pytest
 
 from attention_core import LessonError, default_lesson, parse_lesson
+from attention_core import formatting as fmt
 from attention_core.steps import DEFAULT_STEPS, KINDS
+from attention_core.twin_spec import Number, numbers_of
+from publish.kit import handout
 from publish.presets import clip_name
 from publish.render import worker
 from scenes import SCENES, kind_scene, scenes_for
@@ -33,6 +36,25 @@ def test_a_lesson_without_steps_is_day_004() -> None:
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_every_kind_names_a_scene_of_its_own_name(kind: str) -> None:
     assert kind_scene(kind).slug == kind
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_every_kind_names_what_its_consumers_know(kind: str) -> None:
+    """Its handout section is one of the handout's own, the generic one or none; its twin's
+    numbers are set by rules attention_core has."""
+    entry = KINDS[kind]
+    assert entry.paper is None or entry.paper == "" or entry.paper in handout._SECTIONS
+    rules = {n.rule for n in numbers_of(entry.twin)} | (
+        {entry.headline.rule} if entry.headline else set()
+    )
+    assert rules <= set(fmt.RULES)
+
+
+def test_a_twin_number_says_its_source_and_index_space() -> None:
+    with pytest.raises(ValueError, match="no source 'one.nothing'"):
+        Number("x", "one.nothing", "number")
+    with pytest.raises(ValueError, match=r"one.weights runs over \('token',\), not \('col',\)"):
+        Number("share", "one.weights", "share", ("col",))
 
 
 def test_steps_are_numbered_by_their_place_in_the_lesson() -> None:

@@ -25,10 +25,11 @@ from playwright.sync_api import Browser, Page
 from attention_core import LessonError, default_lesson, load_lesson, parse_lesson
 from attention_core import formatting as fmt
 from attention_core.model import Lesson
-from attention_core.steps import KINDS
+from attention_core.steps import DEFAULT_STEPS, KINDS
+from attention_core.twin_spec import SOURCES, numbers_of
 from attention_core.worked import worked
-from publish.kit import twin
-from publish.kit.twin_numbers import KINDS_SHOWN, numbers
+from publish.kit import twin, twin_numbers
+from publish.kit.twin_numbers import numbers
 
 from .conftest import ROOT, Rendered
 from .lessons import (
@@ -173,6 +174,26 @@ PLAN = [
 """The 20 random lessons, by kind; every step kind is among them."""
 
 
+def with_new_kinds(document: dict[str, Any]) -> dict[str, Any]:
+    """The lesson with every kind of no query of its own that the plan's lessons do not list
+    (one added by the README's recipe) as its last steps, where the lesson may have it: so the
+    proof covers it too."""
+    steps = list(document.get("steps", DEFAULT_STEPS))
+    for kind, entry in KINDS.items():
+        if kind in steps or kind in DEFAULT_STEPS or entry.query:
+            continue
+        try:
+            parse_lesson({**document, "steps": [*steps, kind]})
+        except LessonError:
+            continue
+        steps.append(kind)
+    return (
+        document
+        if steps == list(document.get("steps", DEFAULT_STEPS))
+        else {**document, "steps": steps}
+    )
+
+
 @pytest.fixture(scope="module")
 def page(browser: Browser) -> Iterator[Page]:  # noqa: F811
     opened = browser.new_page(viewport={"width": 1280, "height": 900})
@@ -190,8 +211,22 @@ def open_twin(page: Page, lesson: Lesson, folder: Path) -> None:
 
 
 def test_the_plan_covers_every_step_kind() -> None:
-    assert set(KINDS_SHOWN) == set(KINDS)
+    """Every kind the project ships shows numbers in the twin, each from a source Python reads
+    and by a rule attention_core has (the page's own sources: the browser test below)."""
+    assert all(KINDS[kind].twin for kind in KINDS)
+    assert set(twin_numbers.SOURCES) == set(SOURCES)
+    for kind in KINDS:
+        assert {n.rule for n in numbers_of(KINDS[kind].twin)} <= set(fmt.RULES), kind
     assert len(PLAN) == 20
+
+
+@pytest.mark.browser
+def test_the_page_computes_every_source(page: Page) -> None:
+    with_script(page)
+    names = page.evaluate(
+        "(lesson) => Object.keys(Twin.sources(lesson))", twin.data(default_lesson())["lesson"]
+    )
+    assert sorted(names) == sorted(SOURCES)
 
 
 @pytest.mark.browser
@@ -211,7 +246,7 @@ def test_every_number_is_attention_cores_after_an_edit(
     )
     @given(st.data())
     def run(data: st.DataObject) -> None:
-        document = data.draw(lessons)
+        document = with_new_kinds(data.draw(lessons))
         lesson = parse_lesson(document)
         edits, changed = draw_edits(data.draw, document, entries)
         open_twin(page, lesson, folder)

@@ -1,6 +1,8 @@
 """The handout: the lesson's worked maths on paper, every number from attention_core's formatter.
 
-A section per step of the lesson, in its order (:data:`SECTIONS`, by step kind).
+A section per step of the lesson, in its order: the one its kind's entry names
+(:attr:`attention_core.steps.StepKind.paper`), or the generic one, its heading and its twin's
+tables.
 ``handout.html`` prints on A4 (print CSS); ``handout.pdf`` is printed from it by headless
 Chromium when set-up installed it. The prose comes from the lesson's words catalogue (the
 ``handout`` entries, and the video's own where it says the same), filled with the lesson's texts
@@ -19,12 +21,13 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple
 
 from attention_core import SCALING_SECTION, Lesson, fontset
 from attention_core import Quiz as FillerQuiz
 from attention_core import formatting as fmt
+from attention_core.steps import KINDS
 from attention_core.worked import Grid, Quiz, Worked, worked
+from publish.kit import twin_layout, twin_numbers
 from publish.kit.templating import Markup, inline, render
 from publish.kit.webpage import STYLE_BASE, page
 from publish.media.files import replacing, write_text
@@ -52,16 +55,18 @@ def _prose(text: str) -> str:
 
 def handout_html(lesson: Lesson) -> str:
     """The whole handout as one self-contained HTML page: the header, a section for each of
-    the lesson's steps that has one on paper (:data:`SECTIONS`), in order, and the takeaway."""
+    the lesson's steps that has one on paper (:attr:`StepKind.paper`), in order, and the
+    takeaway."""
     w = worked(lesson)
     numbered = 0
     steps: list[str] = []
     for kind in lesson.steps:
-        section = SECTIONS.get(kind)
-        if section is None:
+        entry = KINDS[kind]
+        if entry.paper is None:
             continue
-        numbered += section.numbered
-        steps += section.write(w, numbered)
+        numbered += entry.numbered
+        own = _SECTIONS.get(entry.paper)
+        steps += own(w, numbered) if own else _generic(w, numbered, kind)
     body = render(
         "handout/page.html",
         lesson=lesson,
@@ -79,19 +84,12 @@ def _setup(w: Worked) -> str:
     """The header's question, with what the lesson starts from: Day 004's one query, every
     token's own query, or the embeddings the heads project."""
     lesson = w.lesson
-    steps = set(lesson.steps)
-    if lesson.heads and not steps & ONE_QUERY:
+    works = {KINDS[kind].query for kind in lesson.steps}
+    if lesson.heads and "one" not in works:
         return say(lesson, "handout.line.setup_heads", question=lesson.question)
-    if steps & GRID and not steps & ONE_QUERY:
+    if "every" in works and "one" not in works:
         return say(lesson, "handout.line.setup_grid", question=lesson.question, d_k=w.grid.d_k)
     return say(lesson, "handout.line.setup", question=lesson.question, query=w.query, d_k=w.d_k)
-
-
-ONE_QUERY = frozenset({"score", "softmax", "mix", "rival"})
-"""The steps that work Day 004's one query: a lesson with any of them says what it is."""
-GRID = frozenset({"all_queries", "mask"})
-"""The steps where every token asks: a lesson with them (and no one query) says so. Any other
-lesson, a new kind's too, starts from its one query."""
 
 
 def write_handout(folder: Path, lesson: Lesson) -> bool:
@@ -312,35 +310,31 @@ def _heads(w: Worked, number: int) -> list[str]:
     return _section("heads", w, number)
 
 
-class PaperSection(NamedTuple):
-    """What a step kind puts on paper: its section, and whether it counts as a worked step
-    (its heading numbered, ``Step 2 · …``)."""
+def _generic(w: Worked, number: int, kind: str) -> list[str]:
+    """A kind's section when it names none of the handout's own: its heading and its twin's
+    tables of the lesson's numbers (its heading alone when its twin shows none)."""
+    tables = twin_layout.section(w, kind, twin_numbers.numbers(w, kind))
+    return _section("generic", w, number, kind=kind, tables=Markup(tables))
 
-    write: Callable[[Worked, int], list[str]]
-    numbered: bool = True
 
-
-SECTIONS: dict[str, PaperSection] = {
-    "score": PaperSection(_score),
-    "softmax": PaperSection(_softmax),
-    "mix": PaperSection(_mix),
-    "rival": PaperSection(_rival, numbered=False),
-    "answer": PaperSection(_answer, numbered=False),
-    "all_queries": PaperSection(_all_queries),
-    "mask": PaperSection(_mask),
-    "projections": PaperSection(_projections),
-    "heads": PaperSection(_heads),
+_SECTIONS: dict[str, Callable[[Worked, int], list[str]]] = {
+    "score": _score,
+    "softmax": _softmax,
+    "mix": _mix,
+    "rival": _rival,
+    "answer": _answer,
+    "all_queries": _all_queries,
+    "mask": _mask,
+    "projections": _projections,
+    "heads": _heads,
 }
-"""The handout's section for each step kind that has one, by kind (``title`` and
-``big_picture`` have none: the header says what they say). A lesson's sections follow its
-``steps``; the worked ones are numbered by their place among themselves."""
-
-SERIES = ("all_queries", "mask", "projections", "heads")
+"""The handout's own sections, by the name a kind's entry gives (:attr:`StepKind.paper`). A
+lesson's sections follow its ``steps``; the worked ones are numbered among themselves."""
 
 
 def _is_series(lesson: Lesson) -> bool:
     """Whether the handout shows any of the series' tables (which need :data:`_SERIES_STYLE`)."""
-    return any(kind in SERIES for kind in lesson.steps) or (
+    return any(KINDS[kind].query in ("every", "heads") for kind in lesson.steps) or (
         "answer" in lesson.steps and not isinstance(lesson.quiz, FillerQuiz)
     )
 

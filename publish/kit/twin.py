@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import asdict
 from typing import Any
 
 from attention_core import Lesson
 from attention_core import formatting as fmt
 from attention_core.model import Quiz as FillerQuiz
 from attention_core.model import ShareQuiz
+from attention_core.steps import KINDS
+from attention_core.twin_spec import numbers_of
 from attention_core.worked import worked
 from publish.kit.templating import Markup, inline, render, static
 from publish.kit.twin_fields import fields
@@ -32,9 +35,9 @@ NAME = "twin.html"
 
 
 def data(lesson: Lesson) -> dict[str, Any]:
-    """What ``twin.js`` computes from: the validated lesson's inputs, the formatting rules and
-    the words a number is set in (a quiz option's ``about {count}``) and the line said while a
-    field holds no number."""
+    """What ``twin.js`` computes from: the validated lesson's inputs, the numbers each of its
+    steps shows (its kind's twin spec), the formatting rules, and the words a number is set in
+    (a quiz option's ``about {count}``) and the line said while a field holds no number."""
     quiz: dict[str, Any] | None = None
     if isinstance(lesson.quiz, FillerQuiz):
         quiz = {
@@ -68,12 +71,20 @@ def data(lesson: Lesson) -> dict[str, Any]:
             ],
             "w_o": None if lesson.w_o is None else _rows(lesson.w_o),
         },
+        "kinds": {kind: _spec(kind) for kind in lesson.steps},
         "rules": json.loads(fmt.rules_json()),
         "words": {
             "about": lesson.words["common.word.about"],
             "invalid": lesson.words["page.line.invalid"],
         },
     }
+
+
+def _spec(kind: str) -> list[dict[str, Any]]:
+    """The numbers ``kind``'s twin spec names, as ``twin.js`` computes them."""
+    entry = KINDS[kind]
+    listed = numbers_of(entry.twin) + ((entry.headline,) if entry.headline else ())
+    return [asdict(number) for number in listed]
 
 
 def _rows(matrix: Sequence[Sequence[float]]) -> list[list[float]]:

@@ -1,29 +1,32 @@
 """The twin's step sections: each step kind's numbers in tables, every number carrying its key.
 
-Laid out from the lesson's own numbers (:func:`publish.kit.twin_numbers.numbers`); the page's
-script replaces each text when an input changes, finding it by its ``data-`` attributes.
+Laid out from the kind's twin spec (:attr:`attention_core.steps.StepKind.twin`) with the
+lesson's own numbers (:func:`publish.kit.twin_numbers.numbers`); the page's script replaces each
+text when an input changes, finding it by its ``data-`` attributes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 
 from attention_core import Lesson
 from attention_core import formatting as fmt
-from attention_core.model import Quiz as FillerQuiz
 from attention_core.model import ShareQuiz
+from attention_core.steps import KINDS
+from attention_core.twin_spec import AXES, Choices, EachHead, Line, Number, Part, Table, Terms
 from attention_core.worked import Worked, worked
-from publish.kit.twin_numbers import Shown, key
+from publish.kit import twin_numbers
+from publish.kit.twin_numbers import Key, Shown, key
 from publish.kit.webpage import html_attribute, html_text
 
 __all__ = ["row", "section", "table", "title"]
 
 
 def section(w: Worked, kind: str, shown: Shown) -> str:
-    """Step ``kind``'s numbers of ``shown``, as tables; nothing for a kind the twin does not
-    work yet."""
-    layout = _LAYOUT.get(kind)
-    return "" if layout is None else layout(w, shown)
+    """Step ``kind``'s numbers of ``shown``, laid out as its twin spec says; nothing for a
+    kind whose spec is empty."""
+    return "".join(_part(w, part, shown) for part in KINDS[kind].twin)
 
 
 def _n(
@@ -58,19 +61,22 @@ def row(label: str, *cells: str) -> str:
     )
 
 
-def _word(w: Worked, name: str) -> str:
-    return w.lesson.words[f"handout.word.{name}"]
-
-
 def title(lesson: Lesson, place: int, kind: str, shown: Shown | None) -> str:
-    """``Step 3 · Score every token against the query``; the rival's headline carries its
-    number, live in the panel (``shown``), as text in the picker."""
+    """``Step 3 · Score every token against the query``; a kind's headline number (the
+    rival's) fills its heading's placeholder, live in the panel (``shown``), as text in the
+    picker."""
     words = lesson.words
     number = f"{words['page.word.step']} {fmt.number(place + 1)} · "
-    if kind == "rival":
-        share = html_text(worked(lesson).left) if shown is None else _n(shown, "left")
-        head, _, tail = words["rival.heading.title"].partition("{share}")
-        return html_text(number + head) + share + html_text(tail)
+    headline = KINDS[kind].headline
+    if headline is not None:
+        if shown is None:
+            value = html_text(
+                dict(twin_numbers.shown(worked(lesson), headline))[key(headline.quantity)]
+            )
+        else:
+            value = _n(shown, headline.quantity)
+        head, _, tail = re.split(r"(\{\w+\})", words[f"{kind}.heading.title"], maxsplit=1)
+        return html_text(number + head) + value + html_text(tail)
     if kind == "answer" and isinstance(lesson.quiz, ShareQuiz):
         tokens = lesson.tokens
         question = words.say(
@@ -82,196 +88,171 @@ def title(lesson: Lesson, place: int, kind: str, shown: Shown | None) -> str:
     return html_text(number + words[f"{kind}.heading.title"])
 
 
-def _overview(w: Worked, shown: Shown) -> str:
-    rows = [row(r.of.short, _n(shown, "short_weight", t)) for t, r in enumerate(w.before.rows)]
-    answers = [row(str(a), _n(shown, "output", col=j)) for j, a in enumerate(w.lesson.answers)]
-    return table(["", _word(w, "weight")], rows) + table(["", _word(w, "output")], answers)
-
-
-def _score(w: Worked, shown: Shown) -> str:
-    rows = [
-        row(r.of.short, _n(shown, "dot", t), _n(shown, "score", t))
-        for t, r in enumerate(w.before.rows)
-    ]
-    root = f"<p>√dₖ = {_n(shown, 'root_d_k')}</p>"
-    return root + table(["", _word(w, "dot"), _word(w, "score")], rows)
-
-
-def _softmax(w: Worked, shown: Shown) -> str:
-    rows = [
-        row(r.of.short, _n(shown, "score", t), _n(shown, "pull", t), _n(shown, "share", t))
-        for t, r in enumerate(w.before.rows)
-    ]
-    rows.append(row(_word(w, "total"), "", _n(shown, "total"), html_text(w.budget)))
-    return table(["", _word(w, "score"), _word(w, "pull"), _word(w, "share")], rows)
-
-
-def _mix(w: Worked, shown: Shown) -> str:
-    slots = range(len(w.lesson.answers))
-    rows = [
-        row(r.of.short, _n(shown, "weight", t), *(_n(shown, "scaled", t, col=j) for j in slots))
-        for t, r in enumerate(w.before.rows)
-    ]
-    rows.append(row(_word(w, "output"), "", *(_n(shown, "output", col=j) for j in slots)))
-    header = ["", _word(w, "weight"), *(str(a) for a in w.lesson.answers)]
-    return table(header, rows, _word(w, "scaled"))
-
-
-def _rival(w: Worked, shown: Shown) -> str:
+def _part(w: Worked, part: Part, shown: Shown, head: str = "") -> str:
+    """One part of a spec: nothing when it shows no number of this lesson (a quiz of the
+    other kind, a lesson without W_O)."""
     words = w.lesson.words
-    rival = row(words["page.word.rival"], _n(shown, "dot", "rival"), _n(shown, "score", "rival"))
-    scored = table(["", _word(w, "dot"), _word(w, "score")], [rival])
-    rows = [
-        row(r.of.short, _n(shown, "share_before", t), _n(shown, "share", t))
-        for t, r in enumerate(w.before.rows)
-    ]
-    rows.append(row(words["page.word.rival"], "—", _n(shown, "share", "rival")))
-    shares = table(["", _word(w, "before"), _word(w, "after")], rows)
-    slots = range(len(w.lesson.answers))
-    outputs = [
-        row(_word(w, "before"), *(_n(shown, "output_before", col=j) for j in slots)),
-        row(_word(w, "after"), *(_n(shown, "output", col=j) for j in slots)),
-    ]
-    header = ["", *(str(a) for a in w.lesson.answers)]
-    return scored + shares + table(header, outputs, _word(w, "output"))
-
-
-def _answer(w: Worked, shown: Shown) -> str:
-    words = w.lesson.words
-    quiz = w.lesson.quiz
-    if isinstance(quiz, ShareQuiz):
-        head = quiz.head if w.lesson.heads else ""
-        rows = [
-            row(tok.short, *(_n(shown, q, t, head) for q in ("score", "pull", "share")))
-            for t, tok in enumerate(w.lesson.tokens)
-        ]
-        rows.append(row(_word(w, "total"), "", _n(shown, "total", head=head), html_text(w.budget)))
-        working = table(["", _word(w, "score"), _word(w, "pull"), _word(w, "share")], rows)
-        answer = words["handout.heading.answer"]
-        return working + f"<p>{html_text(answer)}: <b>{_n(shown, 'answer', head=head)}</b></p>"
-    if not isinstance(quiz, FillerQuiz):
-        return ""
-    pairs = [
-        (words["page.word.rival"] + " · " + _word(w, "score"), _n(shown, "score", "rival")),
-        (words["page.word.gap"], _n(shown, "gap")),
-        (words["page.word.ratio"], _n(shown, "ratio")),
-        (words["page.word.count"], _n(shown, "count")),
-        (words["page.word.bonus_gap"], _n(shown, "bonus_gap")),
-        (words["page.word.bonus_count"], _n(shown, "bonus_count")),
-    ]
-    listed = "".join(f"<dt>{html_text(name)}</dt><dd>{value}</dd>" for name, value in pairs)
-    options = "".join(
-        f"<li>{chr(ord('A') + i)}: {_n(shown, 'option', col=i)}</li>"
-        for i in range(len(w.quiz.options))
-    )
-    return f"<dl>{listed}</dl><p>{html_text(words['page.word.options'])}</p><ul>{options}</ul>"
-
-
-def _grid_tables(
-    w: Worked, shown: Shown, stages: Sequence[tuple[str, str]], head: object = ""
-) -> str:
-    tokens = [t.short for t in w.lesson.tokens]
-    n = range(len(tokens))
-    corner = _word(w, "corner")
-    tables = []
-    for stage, heading in stages:
-        total = stage == "pull" and key("total", head=head, row=0) in shown
-        rows = [
-            row(
-                tokens[i],
-                *(_n(shown, stage, head=head, row=i, col=j) for j in n),
-                *([_n(shown, "total", head=head, row=i)] if total else []),
-            )
-            for i in n
-        ]
-        extra = [_word(w, "total")] if total else []
-        tables.append(table([corner, *tokens, *extra], rows, heading))
-    slots = range(len(w.lesson.answers))  # d_v: one slot per answer
-    outputs = [
-        row(tokens[i], *(_n(shown, "output", head=head, row=i, col=c) for c in slots)) for i in n
-    ]
-    header = ["", *(str(a) for a in w.lesson.answers)]
-    tables.append(table(header, outputs, w.lesson.words["handout.heading.outputs"]))
-    return "".join(tables)
-
-
-def _heading(w: Worked, name: str) -> str:
-    return w.lesson.words[f"handout.heading.{name}"]
-
-
-def _all_queries(w: Worked, shown: Shown) -> str:
-    stages = [
-        ("dot", _heading(w, "dots")),
-        ("score", _heading(w, "scores")),
-        ("pull", _heading(w, "pulls")),
-        ("share", _heading(w, "shares")),
-    ]
-    return _grid_tables(w, shown, stages)
-
-
-def _mask(w: Worked, shown: Shown) -> str:
-    stages = [
-        ("score", _heading(w, "masked_scores")),
-        ("pull", _heading(w, "pulls")),
-        ("share", _heading(w, "shares")),
-    ]
-    return _grid_tables(w, shown, stages)
-
-
-def _projections(w: Worked, shown: Shown) -> str:
-    tables = []
-    for h, head in enumerate(w.heads):
-        widths = {part: len(getattr(head.projections[0], part).entries) for part in "qkv"}
-        rows = [
-            row(
-                p.of.short,
-                *(_n(shown, part, t, h, col=c) for part in "qkv" for c in range(widths[part])),
-            )
-            for t, p in enumerate(head.projections)
-        ]
-        header = ["", *(f"{part}{c + 1}" for part in "qkv" for c in range(widths[part]))]
-        tables.append(
-            table(header, rows, w.lesson.words.say("handout.heading.head", number=head.number))
+    if isinstance(part, EachHead):
+        parts = []
+        for h, work in enumerate(w.heads):
+            if part.heading:
+                parts.append(f"<h4>{html_text(words.say(part.heading, number=work.number))}</h4>")
+            parts += [_table(w, table, shown, str(h), work.number) for table in part.parts]
+        return "".join(parts)
+    if isinstance(part, Table):
+        return _table(w, part, shown, head)
+    if isinstance(part, Line):
+        k = _find(w, part.number, {})
+        if k is None:
+            return ""
+        if part.symbol:
+            return f"<p>{html_text(part.symbol)} = {_span(shown, k)}</p>"
+        return f"<p>{html_text(words[part.said])}: <b>{_span(shown, k)}</b></p>"
+    if isinstance(part, Terms):
+        found = [(n, _find(w, n, {})) for n in part.numbers]
+        listed = "".join(
+            f"<dt>{html_text(_label(w, n))}</dt><dd>{_span(shown, k)}</dd>"
+            for n, k in found
+            if k is not None
         )
-    return "".join(tables)
-
-
-def _heads(w: Worked, shown: Shown) -> str:
-    words = w.lesson.words
-    parts = []
-    for h, head in enumerate(w.heads):
-        named = words.say("handout.heading.head", number=head.number)
-        parts.append(f"<h4>{html_text(named)}</h4>")
-        parts.append(_grid_tables(w, shown, [("share", _heading(w, "shares"))], head=h))
-    tokens = [t.short for t in w.lesson.tokens]
-    width = len(w.joined[0]) if w.joined else 0
-    rows = [
-        row(tokens[t], *(_n(shown, "joined", t, col=c) for c in range(width)))
-        for t in range(len(tokens))
-    ]
-    parts.append(
-        table(["", *(fmt.number(c + 1) for c in range(width))], rows, _heading(w, "joined"))
+        return f"<dl>{listed}</dl>" if listed else ""
+    assert isinstance(part, Choices)
+    places = _places(w, part.number, "col", {})
+    options = "".join(
+        f"<li>{chr(ord('A') + int(c))}: {_span(shown, k)}</li>" for c, k in places.items()
     )
-    if w.w_o is not None:
-        out = len(w.mixed[0])
+    return f"<p>{html_text(words[part.said])}</p><ul>{options}</ul>" if options else ""
+
+
+def _table(w: Worked, t: Table, shown: Shown, head: str = "", number: str = "") -> str:
+    """A table of the spec, its rows the places of ``t.down`` its numbers have (inside a head,
+    that head's); nothing when it has none."""
+    fixed = {"head": head} if head else {}
+    if not t.down:  # a row per number, its entries across
+        lines = [(n, _places(w, n, "col", fixed)) for n in t.columns]
+        lines = [(n, places) for n, places in lines if places]
+        if not lines:
+            return ""
+        across = _ordered(lines[0][1])
         rows = [
-            row(tokens[t], *(_n(shown, "mixed", t, col=c) for c in range(out)))
-            for t in range(len(tokens))
+            row(_label(w, n), *(_span(shown, places[c]) for c in across)) for n, places in lines
         ]
-        parts.append(table(["", *(fmt.number(c + 1) for c in range(out))], rows, _word(w, "mixed")))
-    return "".join(parts)
+        header = ["", *(_heading(w, t, lines[0][0], c) for c in across)]
+        return table(header, rows, _caption(w, t, number))
+    found = {i: _cells(w, n, t.down, fixed) for i, n in enumerate(t.columns)}
+    columns = [(i, n) for i, n in enumerate(t.columns) if found[i]]
+    downs = _ordered(d for i, _ in columns for d in found[i])
+    if not downs:
+        return ""
+    widths = {i: _ordered(c for cells in found[i].values() for c in cells) for i, _ in columns}
+    header = [_words(w, t.corner)]
+    for i, n in columns:
+        header += [_heading(w, t, n, c) for c in widths[i]] if _spread(n, t) else [_label(w, n)]
+    rows = []
+    for d in downs:
+        cells: list[str] = []
+        for i, _ in columns:
+            at = found[i].get(d, {})
+            cells += [_span(shown, at[c]) if c in at else "—" for c in widths[i]]
+        rows.append(row(_down_label(w, t.down, d), *cells))
+    if t.last:
+        rows.append(row(_words(w, t.last_label), *_last(w, shown, t, columns, widths, fixed)))
+    return table(header, rows, _caption(w, t, number))
 
 
-_LAYOUT = {
-    "title": _overview,
-    "big_picture": _overview,
-    "score": _score,
-    "softmax": _softmax,
-    "mix": _mix,
-    "rival": _rival,
-    "answer": _answer,
-    "all_queries": _all_queries,
-    "mask": _mask,
-    "projections": _projections,
-    "heads": _heads,
-}
+def _last(
+    w: Worked,
+    shown: Shown,
+    t: Table,
+    columns: list[tuple[int, Number]],
+    widths: dict[int, list[str]],
+    fixed: dict[str, str],
+) -> list[str]:
+    """The last row's cells: each number of ``t.last`` under its column, entry by entry."""
+    cells: list[str] = []
+    for i, _ in columns:
+        under = t.last[i] if i < len(t.last) else None
+        if under is None:
+            cells += [""] * len(widths[i])
+        elif "col" in under.over:
+            places = _places(w, under, "col", fixed)
+            cells += [_span(shown, places[c]) if c in places else "" for c in widths[i]]
+        else:
+            k = _find(w, under, fixed)
+            cells += ["" if k is None else _span(shown, k)] + [""] * (len(widths[i]) - 1)
+    return cells
+
+
+def _spread(n: Number, t: Table) -> bool:
+    """Whether ``n`` takes a column per entry of its ``col`` axis."""
+    return "col" in n.over and t.down != "col"
+
+
+def _cells(w: Worked, n: Number, down: str, fixed: dict[str, str]) -> dict[str, dict[str, Key]]:
+    """``n``'s keys shown, by their place down and then across ("" when not spread)."""
+    found: dict[str, dict[str, Key]] = {}
+    spread = "col" in n.over and down not in ("col", "")
+    for k in _keys(w, n, fixed):
+        parts = dict(zip(AXES, k[1:], strict=True))
+        found.setdefault(parts[down], {})[parts["col"] if spread else ""] = k
+    return found
+
+
+def _places(w: Worked, n: Number, axis: str, fixed: dict[str, str]) -> dict[str, Key]:
+    """``n``'s keys shown, by their place along ``axis``."""
+    return {dict(zip(AXES, k[1:], strict=True))[axis]: k for k in _keys(w, n, fixed)}
+
+
+def _find(w: Worked, n: Number, fixed: dict[str, str]) -> Key | None:
+    return next(iter(_keys(w, n, fixed)), None)
+
+
+def _keys(w: Worked, n: Number, fixed: dict[str, str]) -> list[Key]:
+    """The keys of ``n`` this lesson has, in ``fixed``'s places (a head's)."""
+    where = [(AXES.index(axis) + 1, place) for axis, place in fixed.items()]
+    keys = (k for k, _ in twin_numbers.shown(w, n))
+    return [k for k in keys if all(k[i] == place for i, place in where)]
+
+
+def _ordered(places: Iterable[str]) -> list[str]:
+    """Places in order: numbers up, then the rival."""
+    unique = set(places)
+    return sorted(unique, key=lambda p: (not p.isdigit(), int(p) if p.isdigit() else 0, p))
+
+
+def _span(shown: Shown, k: Key) -> str:
+    return _n(shown, *k)
+
+
+def _label(w: Worked, n: Number) -> str:
+    return " · ".join(w.lesson.words[name] for name in n.label)
+
+
+def _words(w: Worked, name: str) -> str:
+    return w.lesson.words[name] if name else ""
+
+
+def _caption(w: Worked, t: Table, number: str) -> str:
+    if not t.caption:
+        return ""
+    return w.lesson.words.say(t.caption, number=number) if number else w.lesson.words[t.caption]
+
+
+def _heading(w: Worked, t: Table, n: Number, c: str) -> str:
+    """The heading of entry ``c`` across."""
+    place = int(c)
+    if t.across == "answers":
+        return str(w.lesson.answers[place])
+    if t.across == "tokens":
+        return w.lesson.tokens[place].short
+    if t.across == "named":
+        return f"{n.quantity}{place + 1}"
+    return fmt.number(place + 1)
+
+
+def _down_label(w: Worked, down: str, place: str) -> str:
+    if place == "rival":
+        return w.lesson.words["page.word.rival"]
+    if down == "col":
+        return str(w.lesson.answers[int(place)])
+    return w.lesson.tokens[int(place)].short

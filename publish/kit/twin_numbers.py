@@ -1,19 +1,29 @@
-"""What the twin shows of each step: every number, by the key its element carries on the page.
+"""What the twin shows of each step: every number its kind's twin spec names, by its key.
 
 A key is ``(quantity, token, head, row, col)``, each as its ``data-`` attribute holds it ("" when
-it does not apply). The strings come from :func:`attention_core.worked`; ``twin.js`` computes
-the same keys in the browser, and tests/test_twin.py proves the two agree.
+it does not apply). Each number is its source's (:data:`attention_core.twin_spec.SOURCES`, read
+here from :func:`attention_core.worked`), formatted by its rule; ``twin.js`` computes the same
+sources in the browser, and tests/test_twin.py proves the two agree.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
 
+import numpy as np
+
+from attention_core import formatting as fmt
+from attention_core.heads import join, mix
+from attention_core.maths import BUDGET, Vector
+from attention_core.matrix import GridAttention
 from attention_core.model import Quiz as FillerQuiz
 from attention_core.model import ShareQuiz
-from attention_core.worked import Grid, Worked
+from attention_core.steps import KINDS
+from attention_core.twin_spec import AXES, Number, Table, numbers_of
+from attention_core.worked import Worked
 
-__all__ = ["KINDS_SHOWN", "Key", "Shown", "key", "numbers"]
+__all__ = ["SOURCES", "Key", "Shown", "key", "numbers", "shown"]
 
 Key = tuple[str, str, str, str, str]
 Shown = dict[Key, str]
@@ -27,134 +37,133 @@ def key(
 
 
 def numbers(w: Worked, kind: str) -> Shown:
-    """Every number step ``kind`` shows in the twin, by key; {} for a kind the twin does not
-    work yet (one added by the README's recipe): the panel shows its heading only."""
-    by_kind = _BY_KIND.get(kind)
-    return {} if by_kind is None else by_kind(w)
+    """Every number step ``kind`` shows in the twin, by key ({} for a kind whose spec names
+    none: the panel shows its heading only)."""
+    spec = KINDS[kind]
+    found: Shown = {}
+    for part in spec.twin:
+        listed = numbers_of((part,))
+        if isinstance(part, Table):  # its last row only under columns it shows
+            columns = {k: text for number in part.columns for k, text in shown(w, number)}
+            listed = listed if columns else ()
+        found |= {k: text for number in listed for k, text in shown(w, number)}
+    if spec.headline is not None:
+        found |= dict(shown(w, spec.headline))
+    return found
 
 
-def _overview(w: Worked) -> Shown:
-    """The title and the big picture: where the one query's budget goes, and the answer."""
-    shown = {key("short_weight", t): r.short_weight for t, r in enumerate(w.before.rows)}
-    shown |= {key("output", col=j): x for j, x in enumerate(w.before.entries)}
-    return shown
+def shown(w: Worked, number: Number) -> Iterator[tuple[Key, str]]:
+    """Each place of ``number``'s source, keyed, its value set in its rule; nothing where the
+    lesson has no such source (no rival, no heads)."""
+    value = SOURCES[number.source](w)
+    if value is None:
+        return
+    rule = fmt.RULES[number.rule]
+    roughly = w.lesson.words["common.word.about"]
+    for at, x in _places(value, len(number.over)):
+        parts = dict(zip(number.over, at, strict=True))
+        text = fmt.option(x, roughly) if number.roughly else fmt.apply(rule, x)
+        yield key(number.quantity, *(parts.get(axis, "") for axis in AXES)), text
 
 
-def _score(w: Worked) -> Shown:
-    shown = {key("root_d_k"): w.root_d_k}
-    for t, r in enumerate(w.before.rows):
-        shown |= {key("dot", t): r.dot, key("score", t): r.score}
-    return shown
+def _places(
+    value: Any, depth: int, at: tuple[object, ...] = ()
+) -> Iterator[tuple[tuple[object, ...], float]]:
+    """Every number of a nested value (sequences by place, mappings by key), with its place."""
+    if depth == 0:
+        yield at, float(value)
+        return
+    items = value.items() if isinstance(value, Mapping) else enumerate(value)
+    for place, inner in items:
+        yield from _places(inner, depth - 1, (*at, place))
 
 
-def _softmax(w: Worked) -> Shown:
-    shown = {key("total"): w.before.total}
-    for t, r in enumerate(w.before.rows):
-        shown |= {key("score", t): r.score, key("pull", t): r.pull, key("share", t): r.share}
-    return shown
+Source = Callable[[Worked], Any]
 
 
-def _mix(w: Worked) -> Shown:
-    shown = {key("output", col=j): x for j, x in enumerate(w.before.entries)}
-    for t, r in enumerate(w.before.rows):
-        shown[key("weight", t)] = r.weight
-        shown |= {key("scaled", t, col=j): x for j, x in enumerate(r.scaled_entries)}
-    return shown
+def _with_rival(values: Sequence[float] | Vector) -> dict[object, float]:
+    """The rival's run by place, the rival (last) named ``rival``."""
+    return {("rival" if t == len(values) - 1 else t): x for t, x in enumerate(values)}
 
 
-def _rival(w: Worked) -> Shown:
-    n = len(w.before.rows)
-    shown = {key("dot", "rival"): w.rival.dot, key("score", "rival"): w.rival.score}
-    shown |= {key("share_before", t): r.share for t, r in enumerate(w.before.rows)}
-    shown |= {key("share", "rival" if t == n else t): r.share for t, r in enumerate(w.after.rows)}
-    shown |= {key("output_before", col=j): x for j, x in enumerate(w.before.entries)}
-    shown |= {key("output", col=j): x for j, x in enumerate(w.after.entries)}
-    shown[key("left")] = w.left
-    return shown
+def _filler(read: Callable[[Worked], Any]) -> Source:
+    return lambda w: read(w) if isinstance(w.lesson.quiz, FillerQuiz) else None
 
 
-def _answer(w: Worked) -> Shown:
-    quiz = w.lesson.quiz
-    if isinstance(quiz, FillerQuiz):
-        q = w.quiz
-        shown = {key("score", "rival"): q.rival, key("gap"): q.gap, key("ratio"): q.ratio}
-        shown |= {key("count"): q.count, key("bonus_gap"): q.bonus_gap}
-        shown |= {key("bonus_count"): q.bonus_count}
-        shown |= {key("option", col=i): option for i, option in enumerate(q.options)}
-        return shown
-    if isinstance(quiz, ShareQuiz):
-        s = w.share_quiz
-        head = quiz.head if w.lesson.heads else ""
-        cells, row = s.grid.cells[quiz.asker], s.grid.rows[quiz.asker]
-        shown = {key("total", head=head): row.total, key("answer", head=head): s.answer}
-        for t, c in enumerate(cells):
-            shown |= {key("score", t, head): c.score, key("pull", t, head): c.pull}
-            shown[key("share", t, head)] = c.share
-        return shown
-    return {}
+def _share(read: Callable[[GridAttention, ShareQuiz, int], Any]) -> Source:
+    """A share quiz's row: of the grid asked about, under the head asked about ("" without)."""
+
+    def source(w: Worked) -> Any:
+        quiz = w.lesson.quiz
+        if not isinstance(quiz, ShareQuiz):
+            return None
+        grid = w.share_quiz.grid.attention
+        return {(quiz.head if w.lesson.heads else ""): read(grid, quiz, quiz.asker)}
+
+    return source
 
 
-def _grid(grid: Grid, stages: tuple[str, ...], head: object = "") -> Shown:
-    shown: Shown = {}
-    for i, (cells, row) in enumerate(zip(grid.cells, grid.rows, strict=True)):
-        for j, cell in enumerate(cells):
-            shown |= {key(stage, head=head, row=i, col=j): getattr(cell, stage) for stage in stages}
-        if "pull" in stages:
-            shown[key("total", head=head, row=i)] = row.total
-        shown |= {
-            key("output", head=head, row=i, col=c): x for c, x in enumerate(row.output_entries)
-        }
-    return shown
+def _rival(read: Callable[[Worked], Any]) -> Source:
+    return lambda w: read(w) if w.lesson.rival is not None else None
 
 
-def _all_queries(w: Worked) -> Shown:
-    """The grid before the mask when a mask step follows to show it, else the lesson's own."""
-    grid = w.open_grid if "mask" in w.lesson.steps else w.grid
-    return _grid(grid, ("dot", "score", "pull", "share"))
+def _grids(name: str, grid: Callable[[Worked], Any]) -> dict[str, Source]:
+    def reading(field: str) -> Source:
+        return lambda w: getattr(grid(w).attention, field) if w.lesson.asks else None
+
+    return {
+        f"{name}.{field}": reading(field)
+        for field in ("dots", "scores", "pulls", "weights", "outputs", "totals")
+    }
 
 
-def _mask(w: Worked) -> Shown:
-    return _grid(w.grid, ("score", "pull", "share"))
+def _joined(w: Worked) -> Any:
+    return join(tuple(h.attention for h in w.heads))
 
 
-def _projections(w: Worked) -> Shown:
-    shown: Shown = {}
-    for h, head in enumerate(w.heads):
-        for t, p in enumerate(head.projections):
-            for part in ("q", "k", "v"):
-                entries = getattr(p, part).entries
-                shown |= {key(part, t, h, col=c): x for c, x in enumerate(entries)}
-    return shown
+def _mixed(w: Worked) -> Any:
+    return mix(_joined(w), np.array(w.lesson.w_o, dtype=np.float64))
 
 
-def _heads(w: Worked) -> Shown:
-    shown: Shown = {}
-    for h, head in enumerate(w.heads):
-        for i, cells in enumerate(head.grid.cells):
-            shown |= {key("share", head=h, row=i, col=j): c.share for j, c in enumerate(cells)}
-        for i, row in enumerate(head.grid.rows):
-            outputs = row.output_entries
-            shown |= {key("output", head=h, row=i, col=c): x for c, x in enumerate(outputs)}
-    for t, joined in enumerate(w.joined):
-        shown |= {key("joined", t, col=c): x for c, x in enumerate(joined)}
-    if w.w_o is not None:
-        for t, mixed in enumerate(w.mixed):
-            shown |= {key("mixed", t, col=c): x for c, x in enumerate(mixed)}
-    return shown
+def _heads(read: Callable[[Worked], Any]) -> Source:
+    return lambda w: read(w) if w.lesson.heads else None
 
 
-_BY_KIND: dict[str, Callable[[Worked], Shown]] = {
-    "title": _overview,
-    "big_picture": _overview,
-    "score": _score,
-    "softmax": _softmax,
-    "mix": _mix,
-    "rival": _rival,
-    "answer": _answer,
-    "all_queries": _all_queries,
-    "mask": _mask,
-    "projections": _projections,
-    "heads": _heads,
+SOURCES: dict[str, Source] = {
+    "one.root_d_k": lambda w: w.before.attention.root_d_k,
+    "one.dots": lambda w: w.before.attention.dots,
+    "one.scores": lambda w: w.before.attention.scores,
+    "one.pulls": lambda w: w.before.attention.pulls,
+    "one.total": lambda w: w.before.attention.total,
+    "one.weights": lambda w: w.before.attention.weights,
+    "one.scaled": lambda w: w.before.attention.weighted_values,
+    "one.output": lambda w: w.before.attention.output,
+    "budget": lambda w: BUDGET,
+    "rival.dot": _rival(lambda w: {"rival": w.after.attention.dots[-1]}),
+    "rival.score": _rival(lambda w: {"rival": w.after.attention.scores[-1]}),
+    "rival.weights": _rival(lambda w: _with_rival(w.after.attention.weights)),
+    "rival.output": _rival(lambda w: w.after.attention.output),
+    "rival.left": _rival(lambda w: w.after.attention.weights[w.outcome.top_token]),
+    "quiz.rival_score": _filler(lambda w: {"rival": w.quiz.numbers.rival_score}),
+    "quiz.gap": _filler(lambda w: w.quiz.numbers.gap),
+    "quiz.needed": _filler(lambda w: w.quiz.numbers.fillers_needed),
+    "quiz.options": _filler(lambda w: w.quiz.numbers.options),
+    "quiz.bonus_gap": _filler(lambda w: w.quiz.numbers.bonus_gap),
+    "quiz.bonus_needed": _filler(lambda w: w.quiz.numbers.bonus_fillers_needed),
+    "share_quiz.scores": _share(lambda a, q, i: a.scores[i]),
+    "share_quiz.pulls": _share(lambda a, q, i: a.pulls[i]),
+    "share_quiz.weights": _share(lambda a, q, i: a.weights[i]),
+    "share_quiz.total": _share(lambda a, q, i: a.totals[i]),
+    "share_quiz.answer": _share(lambda a, q, i: a.weights[i][q.to]),
+    **_grids("grid", lambda w: w.grid),
+    **_grids("first_grid", lambda w: w.open_grid if "mask" in w.lesson.steps else w.grid),
+    "heads.q": _heads(lambda w: [h.attention.grid.queries for h in w.heads]),
+    "heads.k": _heads(lambda w: [h.attention.grid.keys for h in w.heads]),
+    "heads.v": _heads(lambda w: [h.attention.grid.values for h in w.heads]),
+    "heads.weights": _heads(lambda w: [h.attention.grid.weights for h in w.heads]),
+    "heads.outputs": _heads(lambda w: [h.attention.grid.outputs for h in w.heads]),
+    "heads.joined": _heads(lambda w: _joined(w)),
+    "heads.mixed": lambda w: None if w.lesson.w_o is None else _heads(_mixed)(w),
 }
-KINDS_SHOWN = tuple(_BY_KIND)
-"""Every step kind the twin shows (a test keeps this equal to attention_core.steps.KINDS)."""
+"""How each source of :data:`attention_core.twin_spec.SOURCES` is read from the worked lesson:
+its numbers, or None when the lesson has none."""

@@ -53,6 +53,9 @@ interface Tracker {
   answered(quiz: QuizSettings, picked: number): void;
 }
 
+/** A number of twin.js's sources: a number, or numbers nested by place (arrays) or key. */
+type Nested = number | Nested[] | { [key: string]: Nested };
+
 /** twin.js: the lesson's maths in the browser. */
 interface TwinApi {
   mount(panel: HTMLElement, data: unknown): void;

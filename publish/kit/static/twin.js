@@ -34,7 +34,16 @@
  * @property {Matrix | null} w_o
  */
 /** @typedef {{ about: string, invalid: string }} TwinWords */
-/** @typedef {{ lesson: Inputs, rules: Record<string, Rule>, words: TwinWords }} TwinData */
+/**
+ * One number a kind's twin spec names (attention_core.twin_spec.Number): its source, its
+ * rule, and the axes it runs over.
+ * @typedef {{ quantity: string, source: string, rule: string, over: string[], label: string[],
+ *   roughly: boolean }} SpecNumber
+ */
+/**
+ * @typedef {{ lesson: Inputs, kinds: Record<string, SpecNumber[]>, rules: Record<string, Rule>,
+ *   words: TwinWords }} TwinData
+ */
 /** @typedef {{ token?: number | string, head?: number | string, row?: number | string, col?: number | string }} Place */
 
 const Twin = (() => {
@@ -188,6 +197,7 @@ const Twin = (() => {
   }
 
   /**
+   * maths.softmax: shares adding up to 1, the top score subtracted first (−∞ gets 0).
    * @param {Vector} scores
    * @returns {Vector}
    */
@@ -236,12 +246,7 @@ const Twin = (() => {
     const dots = queries.map((q) => keys.map((k) => exactSum(q.map((x, d) => x * k[d]))));
     const scores = dots.map((row, i) => row.map((d, j) => (hidden[i][j] ? -Infinity : d / root)));
     const pulls = scores.map((row) => row.map(Math.exp));
-    const weights = scores.map((row) => {
-      const top = Math.max(...row);
-      const shifted = row.map((s) => Math.exp(s - top));
-      const total = exactSum(shifted);
-      return shifted.map((p) => p / total);
-    });
+    const weights = scores.map(softmax);
     return {
       root,
       dots,
@@ -275,7 +280,7 @@ const Twin = (() => {
     return { ...inputs, tokens, query };
   }
 
-  // --- the numbers each step shows, by key: the same keys twin.py lays out ------------------
+  // --- the sources a kind's twin spec names, and the numbers each step shows by key --------
 
   /**
    * @param {string} quantity
@@ -286,142 +291,175 @@ const Twin = (() => {
   }
 
   /**
-   * @param {Inputs} inputs
-   * @param {Record<string, Rule>} rules
-   * @param {TwinWords} words
-   * @returns {Record<string, Map<string, string>>}
+   * A value computed when first asked for, then kept.
+   * @template T
+   * @param {() => T} make
+   * @returns {() => T}
    */
-  function numbers(inputs, rules, words) {
-    const f = (/** @type {string} */ name, /** @type {number} */ x) => format(rules[name], x);
-    const lesson = derived(inputs);
+  function lazy(make) {
+    /** @type {T} */
+    let made;
+    let done = false;
+    return () => {
+      if (!done) [made, done] = [make(), true];
+      return made;
+    };
+  }
+
+  /** Every source of attention_core.twin_spec.SOURCES, by name, each computed when first read:
+   * the numbers twin_numbers.py reads from attention_core.worked, or null where the lesson has
+   * none (no rival, no heads). A nested array by place, or an object by key ("rival", a head).
+   * @param {Inputs} lesson
+   * @returns {Record<string, () => Nested | null>}
+   */
+  function sources(lesson) {
     const n = lesson.tokens.length;
     const keys = lesson.tokens.map((t) => t.key);
     const values = lesson.tokens.map((t) => t.value);
-    const before = attend(lesson.query, keys, values);
-    /** @type {Record<string, Map<string, string>>} */
-    const byKind = {};
-    /** @type {(kind: string, quantity: string, at: Place, text: string) => void} */
-    const put = (kind, quantity, at, text) => {
-      (byKind[kind] ??= new Map()).set(key(quantity, at), text);
-    };
-
-    const overview = (/** @type {string} */ kind) => {
-      before.weights.forEach((w, t) => put(kind, "short_weight", { token: t }, f("short_weight", w)));
-      before.output.forEach((x, col) => put(kind, "output", { col }, f("output_entry", x)));
-    };
-    overview("title");
-    overview("big_picture");
-    put("score", "root_d_k", {}, f("number", before.root));
-    before.dots.forEach((d, t) => {
-      put("score", "dot", { token: t }, f("number", d));
-      put("score", "score", { token: t }, f("number", before.scores[t]));
-    });
-    before.scores.forEach((s, t) => {
-      put("softmax", "score", { token: t }, f("number", s));
-      put("softmax", "pull", { token: t }, f("pull", before.pulls[t]));
-      put("softmax", "share", { token: t }, f("share", before.weights[t]));
-    });
-    put("softmax", "total", {}, f("pull", before.total));
-    before.weights.forEach((w, t) => {
-      put("mix", "weight", { token: t }, f("weight", w));
-      before.scaled[t].forEach((x, col) => put("mix", "scaled", { token: t, col }, f("output_entry", x)));
-    });
-    before.output.forEach((x, col) => put("mix", "output", { col }, f("output_entry", x)));
-
-    if (lesson.rival) {
-      const after = attend(lesson.query, [...keys, lesson.rival.key], [...values, lesson.rival.value]);
-      const name = (/** @type {number} */ t) => (t === n ? "rival" : t);
-      put("rival", "dot", { token: "rival" }, f("number", after.dots[n]));
-      put("rival", "score", { token: "rival" }, f("number", after.scores[n]));
-      before.weights.forEach((w, t) => put("rival", "share_before", { token: t }, f("share", w)));
-      after.weights.forEach((w, t) => put("rival", "share", { token: name(t) }, f("share", w)));
-      before.output.forEach((x, col) => put("rival", "output_before", { col }, f("output_entry", x)));
-      after.output.forEach((x, col) => put("rival", "output", { col }, f("output_entry", x)));
-      const top = before.weights.indexOf(Math.max(...before.weights)); // np.argmax: the first
-      put("rival", "left", {}, f("percent", after.weights[top]));
-    }
-    if (lesson.quiz && "filler_score" in lesson.quiz) {
+    const before = lazy(() => attend(lesson.query, keys, values));
+    const after = lazy(() =>
+      lesson.rival ? attend(lesson.query, [...keys, lesson.rival.key], [...values, lesson.rival.value]) : null,
+    );
+    const filler = lazy(() => {
+      if (!lesson.quiz || !("filler_score" in lesson.quiz)) return null;
       // maths.quiz_answer: the rival scored alone, then e^gap.
       const rivalScore = attend(lesson.query, [lesson.rival.key], [lesson.rival.value]).scores[0];
       const gap = rivalScore - lesson.quiz.filler_score;
       const bonusGap = rivalScore - lesson.quiz.bonus_filler_score;
       const needed = Math.exp(gap);
-      const option = (/** @type {number} */ x) => {
-        const rough = f("about", x);
-        return Number(rough) === x ? rough : words.about.replace("{count}", rough);
-      };
-      put("answer", "score", { token: "rival" }, f("number", rivalScore));
-      put("answer", "gap", {}, f("number", gap));
-      put("answer", "ratio", {}, f("ratio", needed));
-      put("answer", "count", {}, f("rounded", needed));
-      [1.0, gap, needed, Math.exp(2 * gap)].forEach((x, col) => put("answer", "option", { col }, option(x)));
-      put("answer", "bonus_gap", {}, f("number", bonusGap));
-      put("answer", "bonus_count", {}, f("rounded", Math.exp(bonusGap)));
-    }
+      const options = [1.0, gap, needed, Math.exp(2 * gap)];
+      return { rivalScore, gap, needed, options, bonusGap, bonusNeeded: Math.exp(bonusGap) };
+    });
+    const asks = lesson.tokens.every((t) => t.query);
+    const queries = lesson.tokens.map((t) => t.query);
+    const grid = lazy(() => (asks ? attendAll(queries, keys, values, lesson.mask) : null));
+    const open = lazy(() => (asks ? attendAll(queries, keys, values, null) : null));
+    const heads = lazy(() =>
+      lesson.heads.map((h) => {
+        const x = lesson.tokens.map((t) => t.embedding);
+        const [q, k, v] = [h.w_q, h.w_k, h.w_v].map((w) => x.map((e) => project(e, w)));
+        return { q, k, v, grid: attendAll(q, k, v, lesson.mask) };
+      }),
+    );
+    const joined = lazy(() => lesson.tokens.map((_, t) => heads().flatMap((h) => h.grid.outputs[t])));
+    const share = lazy(() => {
+      if (!asks || !lesson.quiz || !("asker" in lesson.quiz)) return null;
+      const quiz = lesson.quiz;
+      const on = heads().length ? heads()[quiz.head].grid : grid();
+      return { on, head: heads().length ? quiz.head : "", i: quiz.asker, to: quiz.to };
+    });
 
-    /** @type {(kind: string, a: ReturnType<typeof attendAll>, at?: Place, stages?: string[]) => void} */
-    const grid = (kind, a, at = {}, stages = ["dot", "score", "pull", "share"]) => {
-      a.scores.forEach((line, row) => {
-        line.forEach((s, col) => {
-          const cell = { ...at, row, col };
-          if (stages.includes("dot")) put(kind, "dot", cell, f("number", a.dots[row][col]));
-          if (stages.includes("score")) put(kind, "score", cell, f("score", s));
-          if (stages.includes("pull")) put(kind, "pull", cell, f("grid_pull", a.pulls[row][col]));
-          if (stages.includes("share")) put(kind, "share", cell, f("share", a.weights[row][col]));
-        });
-        if (stages.includes("pull")) put(kind, "total", { ...at, row }, f("pull", a.totals[row]));
-        a.outputs[row].forEach((x, col) => put(kind, "output", { ...at, row, col }, f("output_entry", x)));
-      });
+    /** @typedef {ReturnType<typeof attendAll>} Grid */
+    /** @type {(read: (a: ReturnType<typeof attend>) => Nested) => () => Nested | null} */
+    const ifRival = (read) => () => (lesson.rival ? read(after()) : null);
+    /** @type {(read: (q: ReturnType<typeof filler>) => Nested) => () => Nested | null} */
+    const ifFiller = (read) => () => (filler() ? read(filler()) : null);
+    /** @type {(read: (a: Grid, i: number, to: number) => Nested) => () => Nested | null} */
+    const asked = (read) => () => {
+      const s = share();
+      return s && { [s.head]: read(s.on, s.i, s.to) };
     };
-    const heads = lesson.heads.map((h) => {
-      const x = lesson.tokens.map((t) => t.embedding);
-      const project_all = (/** @type {Matrix} */ w) => x.map((e) => project(e, w));
-      const q = project_all(h.w_q);
-      const k = project_all(h.w_k);
-      const v = project_all(h.w_v);
-      return { q, k, v, grid: attendAll(q, k, v, lesson.mask) };
-    });
-    if (lesson.tokens.every((t) => t.query)) {
-      const queries = lesson.tokens.map((t) => t.query);
-      const masked = attendAll(queries, keys, values, lesson.mask);
-      const open = attendAll(queries, keys, values, null);
-      grid("all_queries", lesson.steps.includes("mask") ? open : masked);
-      grid("mask", masked, {}, ["score", "pull", "share"]);
-      if (lesson.quiz && "asker" in lesson.quiz) {
-        const quiz = lesson.quiz;
-        const a = heads.length ? heads[quiz.head].grid : masked;
-        const at = heads.length ? { head: quiz.head } : {};
-        a.scores[quiz.asker].forEach((s, t) => {
-          put("answer", "score", { ...at, token: t }, f("score", s));
-          put("answer", "pull", { ...at, token: t }, f("grid_pull", a.pulls[quiz.asker][t]));
-          put("answer", "share", { ...at, token: t }, f("share", a.weights[quiz.asker][t]));
+    /** @type {(read: (hs: ReturnType<typeof heads>) => Nested) => () => Nested | null} */
+    const ifHeads = (read) => () => (lesson.heads.length ? read(heads()) : null);
+    /** @type {(name: string, which: () => Grid | null) => Record<string, () => Nested | null>} */
+    const gridSources = (name, which) =>
+      Object.fromEntries(
+        ["dots", "scores", "pulls", "weights", "outputs", "totals"].map((field) => [
+          `${name}.${field}`,
+          () => which()?.[/** @type {keyof Grid} */ (field)] ?? null,
+        ]),
+      );
+    /** @type {(xs: number[]) => Record<string, number>} */
+    const withRival = (xs) => Object.fromEntries(xs.map((x, t) => [t === n ? "rival" : t, x]));
+    return {
+      "one.root_d_k": () => before().root,
+      "one.dots": () => before().dots,
+      "one.scores": () => before().scores,
+      "one.pulls": () => before().pulls,
+      "one.total": () => before().total,
+      "one.weights": () => before().weights,
+      "one.scaled": () => before().scaled,
+      "one.output": () => before().output,
+      budget: () => 1, // maths.BUDGET: every row of shares adds up to it
+      "rival.dot": ifRival((a) => ({ rival: a.dots[n] })),
+      "rival.score": ifRival((a) => ({ rival: a.scores[n] })),
+      "rival.weights": ifRival((a) => withRival(a.weights)),
+      "rival.output": ifRival((a) => a.output),
+      "rival.left": ifRival((a) => {
+        const shares = before().weights;
+        return a.weights[shares.indexOf(Math.max(...shares))]; // np.argmax: the first
+      }),
+      "quiz.rival_score": ifFiller((q) => ({ rival: q.rivalScore })),
+      "quiz.gap": ifFiller((q) => q.gap),
+      "quiz.needed": ifFiller((q) => q.needed),
+      "quiz.options": ifFiller((q) => q.options),
+      "quiz.bonus_gap": ifFiller((q) => q.bonusGap),
+      "quiz.bonus_needed": ifFiller((q) => q.bonusNeeded),
+      "share_quiz.scores": asked((a, i) => a.scores[i]),
+      "share_quiz.pulls": asked((a, i) => a.pulls[i]),
+      "share_quiz.weights": asked((a, i) => a.weights[i]),
+      "share_quiz.total": asked((a, i) => a.totals[i]),
+      "share_quiz.answer": asked((a, i, to) => a.weights[i][to]),
+      ...gridSources("grid", grid),
+      ...gridSources("first_grid", () => (lesson.steps.includes("mask") ? open() : grid())),
+      "heads.q": ifHeads((hs) => hs.map((h) => h.q)),
+      "heads.k": ifHeads((hs) => hs.map((h) => h.k)),
+      "heads.v": ifHeads((hs) => hs.map((h) => h.v)),
+      "heads.weights": ifHeads((hs) => hs.map((h) => h.grid.weights)),
+      "heads.outputs": ifHeads((hs) => hs.map((h) => h.grid.outputs)),
+      "heads.joined": ifHeads(() => joined()),
+      "heads.mixed": ifHeads(() => (lesson.w_o ? times(joined(), lesson.w_o) : null)),
+    };
+  }
+
+  /**
+   * Each number of a nested value (arrays by place, objects by key) with its places.
+   * @param {Nested} value
+   * @param {number} depth
+   * @param {(number | string)[]} at
+   * @param {(at: (number | string)[], x: number) => void} each
+   * @returns {void}
+   */
+  function places(value, depth, at, each) {
+    if (depth === 0) return each(at, /** @type {number} */ (value));
+    /** @type {[number | string, Nested][]} */
+    const entries = Array.isArray(value) ? value.map((inner, place) => [place, inner]) : Object.entries(value);
+    for (const [place, inner] of entries) places(inner, depth - 1, [...at, place], each);
+  }
+
+  /** A number in the words' "about {count}" unless the rule's text is the number exactly
+   * (formatting.option).
+   * @param {Rule} rule
+   * @param {number} x
+   * @param {TwinWords} words
+   */
+  function roughly(rule, x, words) {
+    const rough = format(rule, x);
+    return Number(rough) === x ? rough : words.about.replace("{count}", rough);
+  }
+
+  /** Every number each kind shows, by key: the sources its twin spec (`kinds`, by kind) names,
+   * each set in its rule.
+   * @param {Inputs} inputs
+   * @param {Record<string, Rule>} rules
+   * @param {TwinWords} words
+   * @param {Record<string, SpecNumber[]>} kinds
+   * @returns {Record<string, Map<string, string>>}
+   */
+  function numbers(inputs, rules, words, kinds) {
+    const source = sources(derived(inputs));
+    /** @type {Record<string, Map<string, string>>} */
+    const byKind = {};
+    for (const [kind, listed] of Object.entries(kinds)) {
+      const shown = (byKind[kind] = new Map());
+      for (const number of listed) {
+        const value = source[number.source]?.();
+        if (value === null || value === undefined) continue;
+        const rule = rules[number.rule];
+        places(value, number.over.length, [], (at, x) => {
+          const where = Object.fromEntries(number.over.map((axis, i) => [axis, at[i]]));
+          shown.set(key(number.quantity, where), number.roughly ? roughly(rule, x, words) : format(rule, x));
         });
-        put("answer", "total", at, f("pull", a.totals[quiz.asker]));
-        put("answer", "answer", at, f("share", a.weights[quiz.asker][quiz.to]));
-      }
-    }
-    heads.forEach((h, head) => {
-      for (const part of /** @type {const} */ (["q", "k", "v"])) {
-        h[part].forEach((entries, token) =>
-          entries.forEach((x, col) => put("projections", part, { head, token, col }, f("number", x))),
-        );
-      }
-      h.grid.weights.forEach((line, row) =>
-        line.forEach((w, col) => put("heads", "share", { head, row, col }, f("share", w))),
-      );
-      h.grid.outputs.forEach((line, row) =>
-        line.forEach((x, col) => put("heads", "output", { head, row, col }, f("output_entry", x))),
-      );
-    });
-    if (heads.length) {
-      const joined = lesson.tokens.map((_, t) => heads.flatMap((h) => h.grid.outputs[t]));
-      joined.forEach((line, token) =>
-        line.forEach((x, col) => put("heads", "joined", { token, col }, f("output_entry", x))),
-      );
-      if (lesson.w_o) {
-        times(joined, lesson.w_o).forEach((line, token) =>
-          line.forEach((x, col) => put("heads", "mixed", { token, col }, f("output_entry", x))),
-        );
       }
     }
     return byKind;
@@ -460,11 +498,10 @@ const Twin = (() => {
   /**
    * @param {HTMLElement} panel
    * @param {Inputs} inputs
-   * @param {Record<string, Rule>} rules
-   * @param {TwinWords} words
+   * @param {TwinData} data
    */
-  function show(panel, inputs, rules, words) {
-    const byKind = numbers(inputs, rules, words);
+  function show(panel, inputs, data) {
+    const byKind = numbers(inputs, data.rules, data.words, data.kinds);
     for (const section of panel.querySelectorAll("[data-kind]")) {
       const shown = byKind[section.dataset.kind] ?? new Map();
       for (const element of section.querySelectorAll("[data-quantity]")) {
@@ -483,8 +520,8 @@ const Twin = (() => {
     for (const field of /** @type {NodeListOf<HTMLInputElement>} */ (panel.querySelectorAll("[data-input]"))) field.value = field.defaultValue;
   }
 
-  /**
-   * Wire a panel: `data` is the JSON twin.py writes (the lesson's inputs, RULES, words).
+  /** Wire a panel: `data` is the JSON twin.py writes (the lesson's inputs, its kinds' twin
+   * specs, RULES, words).
    * @param {HTMLElement} panel
    * @param {TwinData} data
    */
@@ -492,7 +529,7 @@ const Twin = (() => {
     const status = panel.querySelector("[data-twin-status]");
     const update = () => {
       const inputs = read(panel, data.lesson);
-      if (inputs) show(panel, inputs, data.rules, data.words);
+      if (inputs) show(panel, inputs, data);
       status.textContent = inputs ? "" : data.words.invalid; // the numbers stay the last good ones
     };
     panel.addEventListener("input", update);
@@ -518,5 +555,5 @@ const Twin = (() => {
     }
   }
 
-  return { mount, showStep, format, exactSum, roundTo, numbers };
+  return { mount, showStep, format, exactSum, roundTo, numbers, sources };
 })();
