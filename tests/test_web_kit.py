@@ -41,8 +41,14 @@ def _strings(path: Path) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("marker", ["<script", "<style", "addEventListener", "border-radius:"])
-def test_no_script_or_style_sheet_is_written_in_python(marker: str) -> None:
+MARKERS = ["<script", "<style", "addEventListener", "border-radius:"]
+"""What opens a script or a style sheet, or is written only inside one."""
+ELEMENTS = ["<table", "<tr", "<span", "<p>", "<li", "<video", "<section", "<input"]
+"""Elements the pages are made of, which Python once wrote as f-strings."""
+
+
+@pytest.mark.parametrize("marker", MARKERS + ELEMENTS)
+def test_no_script_style_sheet_or_page_is_written_in_python(marker: str) -> None:
     """Scripts and style sheets live in ``static/``, pages in ``templates/``: no string of the
     package's Python holds one (docstrings may name an element, not open one)."""
     found = [

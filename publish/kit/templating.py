@@ -16,7 +16,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
-__all__ = ["KIT", "Markup", "json_script", "inline", "render", "static"]
+__all__ = ["KIT", "Markup", "inline", "json_script", "macros", "render", "static"]
 
 KIT = "publish.kit"
 """The package whose ``templates/`` and ``static/`` the lecture kit's pages come from."""
@@ -26,6 +26,12 @@ def render(template: str, package: str = KIT, /, **context: Any) -> str:
     """The template ``template`` of ``package`` filled in with ``context``; a value in it that
     is HTML already (a part another template made) is passed as :class:`~markupsafe.Markup`."""
     return _environment(package).get_template(template).render(**context)
+
+
+def macros(template: str, package: str = KIT, /) -> Any:
+    """The macros of ``template``, to call from Python: each returns its HTML as
+    :class:`~markupsafe.Markup` (``str()`` it before adding it to a plain string)."""
+    return _environment(package).get_template(template).module
 
 
 def static(name: str, package: str = KIT) -> str:
