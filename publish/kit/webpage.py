@@ -7,7 +7,7 @@ import html
 from publish.kit.direction import direction
 from publish.kit.templating import Markup, inline, render
 
-__all__ = ["STYLE_BASE", "html_attribute", "html_text", "page"]
+__all__ = ["STYLE_BASE", "html_text", "page"]
 
 STYLE_BASE = inline("base.css")
 """Type and colours shared by the embed page and the handout."""
@@ -30,8 +30,3 @@ def page(title: str, language: str, style: str, body: str, script: str = "") -> 
 def html_text(value: str) -> str:
     """``value`` escaped for an element's text."""
     return html.escape(value, quote=False)
-
-
-def html_attribute(value: str) -> str:
-    """``value`` escaped for a quoted attribute."""
-    return html.escape(value, quote=True)
