@@ -65,7 +65,7 @@ from publish.course import (
     CourseError,
     CourseFile,
     LessonSpec,
-    gather,
+    load_lessons,
     read_course,
 )
 from publish.kit.lecture import SLIDE_FORMATS
@@ -386,7 +386,7 @@ def load_course(args: argparse.Namespace) -> Course | str:
         )
     except CourseError as error:
         return str(error)
-    lessons, problems = gather(file.lessons)
+    lessons, problems = load_lessons(file.lessons)
     if problems:
         return "\n".join(problems)
     # Lessons given with --lesson make a course named after the first one's series.
