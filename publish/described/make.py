@@ -42,7 +42,6 @@ from publish.media.files import sha256, write_text
 from publish.media.manifest import ClipEntry, FullEntry
 from publish.narration.soundtrack import iso639_2
 from publish.narration.voices import JOE, Narrator, Voice, VoiceError, choose_voice, seconds
-from publish.render.cache import source_digest
 from scenes import style
 
 __all__ = [
@@ -54,7 +53,8 @@ __all__ = [
 ]
 
 SOURCES = ("publish.described",)
-"""The code a described video is made by: a change to it makes the video again."""
+"""The code a described video is made by: a change to it makes the video again (the caller
+digests it, as it does the clips' code, and passes :func:`make_described` the digest)."""
 
 
 @dataclass(frozen=True)
@@ -128,15 +128,18 @@ def make_described(
     full: FullEntry,
     narrator: Narrator,
     work: Path,
+    *,
+    code: str,
 ) -> Described:
-    """Make (or find current) the lesson's described video beside its whole video ``full``."""
+    """Make (or find current) the lesson's described video beside its whole video ``full``;
+    ``code``: the digest of :data:`SOURCES`, part of what it is made of."""
     words = lesson.words
     plain = folder / full.file
     target = folder / described_name(full.file)
     sidecar = target.with_suffix(".json")
     steps = steps_of(folder, clips, write=False)
     texts = _not_again([text for step in steps for text in step_descriptions(words, step)])
-    key = _key(clips, narrator, texts)
+    key = _key(clips, narrator, texts, code)
     track = words["page.word.described_audio"]
     found = _cached(sidecar, target, plain, key, track)
     if found is not None:
@@ -215,9 +218,9 @@ def _note(target: Path, plain: Path, holds: Sequence[Hold]) -> str:
     )
 
 
-def _key(clips: Sequence[ClipEntry], narrator: Narrator, texts: Sequence[str]) -> str:
+def _key(clips: Sequence[ClipEntry], narrator: Narrator, texts: Sequence[str], code: str) -> str:
     """What the described video is made of: the clips, the voice, the descriptions, the code."""
-    parts = [[clip.sha256 for clip in clips], narrator.voice.digest, texts, source_digest(SOURCES)]
+    parts = [[clip.sha256 for clip in clips], narrator.voice.digest, texts, code]
     return hashlib.sha256(json.dumps(parts, ensure_ascii=False).encode()).hexdigest()
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from attention_core import Lesson
+from publish.described.make import SOURCES as DESCRIBED_SOURCES
 from publish.described.make import make_described, remove_described
 from publish.kit.lecture import write_handout, write_kit
 from publish.media import upload_text
@@ -25,7 +26,7 @@ from publish.narration.script import spoken
 from publish.narration.soundtrack import encoding, iso639_2, narration_track
 from publish.presets import JOINABLE_FORMATS, full_name
 from publish.render import worker
-from publish.render.cache import Cached, Records, full_key
+from publish.render.cache import Cached, Records, full_key, source_digest
 from publish.render.options import LessonOptions
 from publish.render.plan import Plan
 from publish.render.progress import Display, SummaryRow
@@ -320,6 +321,7 @@ class LessonRun:
                 full[0],
                 narrator,
                 self.options.work / "described",
+                code=source_digest(DESCRIBED_SOURCES),
             )
         except Exception as error:  # the plain video and the kit stand without it
             self.described.append(f"described video failed: {type(error).__name__}: {error}")
