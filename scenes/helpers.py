@@ -24,7 +24,7 @@ from manim import (
 )
 
 from attention_core import Token
-from attention_core.described import Meaning, meaning
+from attention_core.meaning import Meaning, meaning
 from scenes import style
 from scenes.manim_internals import SetText
 from scenes.toolkit.figures import Figure

@@ -20,10 +20,9 @@ from manim import (
     Write,
 )
 
-from attention_core.described import meaning
 from attention_core.matrix import Matrix
-from attention_core.worked import Quiz
-from attention_core.worked_grid import Cell
+from attention_core.meaning import meaning
+from attention_core.worked import Cell, Quiz
 from scenes import style
 from scenes.helpers import (
     balanced_paragraph,

@@ -31,7 +31,7 @@ from manim import (
 
 from attention_core import Lesson, QuizAnswer, ShareQuiz, Words
 from attention_core import formatting as fmt
-from attention_core.described import meaning
+from attention_core.meaning import meaning
 from scenes import style
 from scenes.base import LessonScene
 from scenes.cards import moves_strip, rows_between, tag, tagged

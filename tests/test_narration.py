@@ -16,9 +16,9 @@ from attention_core import LessonError, default_lesson, load_lesson, parse_lesso
 from attention_core.words import caption_name, english, kind_of, placeholders
 from publish.media.captions import Cue, parse_srt
 from publish.media.cues import FASTEST, LINES, LONGEST, SHORTEST
-from publish.media.description import stamp
 from publish.media.ffmpeg import chapters
 from publish.media.files import sha256
+from publish.media.upload_text import stamp
 from publish.narration.level import LUFS, PEAK
 from publish.narration.recordings import recordings_problem
 from publish.narration.script import spoken

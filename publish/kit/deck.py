@@ -11,8 +11,8 @@ import json
 from collections.abc import Sequence
 
 from attention_core import Lesson
-from publish.kit.beats import Step
 from publish.kit.webpage import page
+from publish.media.clip_beats import Step
 
 __all__ = ["deck_data", "deck_html"]
 

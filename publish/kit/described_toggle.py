@@ -1,7 +1,7 @@
 """The player's "Described version" toggle: where the lesson's audio-described video exists, a
 button swaps the player's source to it at the same moment of the lesson, and back.
 
-The two videos differ only by the holds (:mod:`publish.media.holds`), exported into the page as
+The two videos differ only by the holds (:mod:`publish.described.holds`), exported into the page as
 JSON; the script maps the moment through them both ways, and moves the captions track, the
 transcript's lines and the chapters' seeks to the video playing.
 """
@@ -13,8 +13,8 @@ import json
 from pathlib import Path
 
 from attention_core import Words
+from publish.described.holds import SAME, described_name, holds_of
 from publish.kit.webpage import html_attribute, html_text
-from publish.media.holds import SAME, described_name, holds_of
 
 __all__ = ["SCRIPT", "STYLE", "described_toggle"]
 

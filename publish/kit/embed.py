@@ -9,10 +9,10 @@ from pathlib import Path
 
 from attention_core import Lesson, Words
 from publish.kit import quiz_player, transcript, twin
-from publish.kit.beats import Step, clock
 from publish.kit.described_toggle import STYLE as described_toggle_style
 from publish.kit.described_toggle import described_toggle
 from publish.kit.webpage import STYLE_BASE, html_attribute, html_text, page
+from publish.media.clip_beats import Step, clock
 from publish.media.manifest import FullEntry
 
 __all__ = ["PLAYER_STYLE", "embed_html", "player", "snippet"]

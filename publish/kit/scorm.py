@@ -21,8 +21,8 @@ from lxml.builder import ElementMaker
 
 from attention_core import Lesson
 from publish.kit import embed, transcript
-from publish.kit.beats import Step
 from publish.kit.webpage import STYLE_BASE, html_attribute, html_text, page
+from publish.media.clip_beats import Step
 from publish.media.files import replacing
 from publish.media.manifest import FullEntry
 

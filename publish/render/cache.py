@@ -59,7 +59,7 @@ JOIN_SOURCES = (
     "publish.media.join",
     "publish.media.captions",
     "publish.media.ffmpeg",
-    "publish.media.description",
+    "publish.media.upload_text",
 )
 """What makes the whole video, its captions and description, beyond the clips themselves."""
 LESSON_WIDE: tuple[ReadPath, ...] = (("words", "common.word.language"),)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from attention_core import Lesson
-from attention_core.described import Meaning
+from attention_core.meaning import Meaning
 from attention_core.reads import Path as ReadPath
 from attention_core.reads import Reads, traced
 from publish.presets import Quality

@@ -22,7 +22,7 @@ from manim import (
 )
 
 from attention_core import Token
-from attention_core.described import meaning
+from attention_core.meaning import meaning
 from attention_core.worked import Worked
 from scenes import style
 from scenes.helpers import inline, math
