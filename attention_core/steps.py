@@ -18,7 +18,7 @@ class StepKind:
     """One kind of step: the scene that shows it and the lesson fields it needs."""
 
     scene: str
-    """Where its scene class lives: ``scenes.step3_score:Step3Score``."""
+    """Where its scene class lives: ``scenes.steps.score:Step3Score``."""
     needs: tuple[str, ...] = ()
     """The lesson fields it reads beyond those every lesson has, by their paths in the file:
     ``rival``, ``mask``; ``tokens.query`` (every token's, written or derived by the heads);
@@ -26,19 +26,21 @@ class StepKind:
 
 
 KINDS: dict[str, StepKind] = {
-    "title": StepKind("scenes.step1_title:Step1Title"),
-    "big_picture": StepKind("scenes.step2_big_picture:Step2BigPicture"),
-    "score": StepKind("scenes.step3_score:Step3Score"),
-    "softmax": StepKind("scenes.step4_softmax:Step4Softmax"),
-    "mix": StepKind("scenes.step5_mix:Step5Mix"),
-    "rival": StepKind("scenes.step6_rival:Step6Rival", ("rival",)),
-    "answer": StepKind("scenes.step7_answer:Step7Answer", ("quiz",)),
+    "title": StepKind("scenes.steps.title:Step1Title"),
+    "big_picture": StepKind("scenes.steps.big_picture:Step2BigPicture"),
+    "score": StepKind("scenes.steps.score:Step3Score"),
+    "softmax": StepKind("scenes.steps.softmax:Step4Softmax"),
+    "mix": StepKind("scenes.steps.mix:Step5Mix"),
+    "rival": StepKind("scenes.steps.rival:Step6Rival", ("rival",)),
+    "answer": StepKind("scenes.steps.answer:Step7Answer", ("quiz",)),
     "all_queries": StepKind(
-        "scenes.all_queries:AllQueries", ("tokens.query", "tokens.key", "tokens.value")
+        "scenes.steps.all_queries:AllQueries", ("tokens.query", "tokens.key", "tokens.value")
     ),
-    "mask": StepKind("scenes.mask:Mask", ("mask", "tokens.query", "tokens.key", "tokens.value")),
-    "projections": StepKind("scenes.projections:Projections", ("tokens.embedding", "heads")),
-    "heads": StepKind("scenes.heads:Heads", ("tokens.embedding", "heads[1]")),
+    "mask": StepKind(
+        "scenes.steps.mask:Mask", ("mask", "tokens.query", "tokens.key", "tokens.value")
+    ),
+    "projections": StepKind("scenes.steps.projections:Projections", ("tokens.embedding", "heads")),
+    "heads": StepKind("scenes.steps.heads:Heads", ("tokens.embedding", "heads[1]")),
 }
 """Every step kind by the name a lesson's ``steps`` lists it by (also its clips' file-name
 part, ``03_score.mp4``, and its words' prefix, ``score.caption.…``)."""

@@ -473,7 +473,7 @@ class CountUp(Animation):
     ):
         self.words, self.start, self.end, self.y = words, start, end, y
         # Any frame may say either form. Read both now, drawn or skipped alike: a beat's key
-        # must not depend on whether its frames were drawn (publish.render.beats).
+        # must not depend on whether its frames were drawn (publish.beats).
         self.forms = [words[name] for name in FILLER_FORMS]
         super().__init__(holder, **kwargs)
 
