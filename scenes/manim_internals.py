@@ -7,8 +7,9 @@ Each reaches past manim's public API, to go faster or to read what manim keeps t
   ``_create_segment_encoder``, both new in manim 0.22).
 - :func:`undrawn_renderer`: a dry run's renderer, which draws no pixels.
 - :func:`beat_renderer`, :func:`draw_plays`, :func:`segment_files`, :func:`subcaptions_srt`:
-  a clip rendered a beat at a time: the plays of a beat drawn or skipped (state kept, nothing
-  drawn), each play's segment file read back, the scene's captions written without its video.
+  a clip rendered a beat at a time (``publish.beats``, which reads manim through these): the
+  plays of a beat drawn or skipped (state kept, nothing drawn), each play's segment file read
+  back, the scene's captions written without its video.
 - :func:`share_parsed_paths`: copies of a text glyph share its parsed SVG path (it replaces
   ``VMobjectFromSVGPath.__deepcopy__`` for the whole process); :func:`copy_quickly`: every
   mobject copied without deepcopy's dispatch for its plain attributes (``Mobject.__deepcopy__``);
