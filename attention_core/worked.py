@@ -133,7 +133,7 @@ class part(Generic[T]):  # noqa: N801 (a decorator, named as functools.cached_pr
 
     Through a traced lesson, every read of the part after the first records again the fields
     it was derived from: a scene that holds nothing of a part it showed, and reads it again in
-    a later beat, has those fields in that beat's reads (:mod:`scenes.state`).
+    a later beat, has those fields in that beat's reads (:mod:`publish.beats.state`).
     """
 
     def __init__(self, derive: Callable[[Any], T]) -> None:

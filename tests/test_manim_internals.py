@@ -233,11 +233,12 @@ def test_no_code_outside_the_doors_uses_a_private_name_of_another_library() -> N
     door = private_names({STDLIB_DOOR: trees[STDLIB_DOOR]})
     assert {found.rsplit(": ", 1)[1] for found in door} == {"_forkserver", "_stop", "_processes"}
     moved = ast.parse("import sys\nframe = sys._getframe(1)\n")
-    assert private_names({ROOT / "scenes" / "state.py": moved}) == ["scenes/state.py:2: _getframe"]
+    at = ROOT / "publish" / "beats" / "state.py"
+    assert private_names({at: moved}) == ["publish/beats/state.py:2: _getframe"]
 
 
 def test_the_names_the_door_reads_a_scene_and_a_shape_by_are_manims() -> None:
-    """What :mod:`scenes.state` leaves out of a scene's state, and reads a shape's drawing
+    """What :mod:`publish.beats.state` leaves out of a scene's state, and reads a shape's drawing
     from, by name: each is what this manim sets (a rename would leave a name that reads
     nothing, or a changing one digested)."""
 

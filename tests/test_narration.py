@@ -423,7 +423,7 @@ def test_heart_gives_the_same_bytes_in_another_folder(heart: Path, tmp_path: Pat
 @pytest.mark.render
 def test_a_silent_render_has_no_sound_and_reads_at_caption_pace(rendered: Rendered) -> None:
     from scenes.probe import run_dry
-    from scenes.step3_score import Step3Score
+    from scenes.steps.score import Step3Score
 
     clip = rendered.folder / "03_score.mp4"  # the session's render is silent (--voice none)
     assert {s["codec_type"] for s in _streams(clip)} == {"video", "subtitle"}

@@ -13,7 +13,7 @@ from manim import tempconfig
 from attention_core import load_lesson
 from publish.render.fonts import Coverage, installed, lesson_texts, uncovered
 from scenes.probe import run_dry
-from scenes.step3_score import Step3Score
+from scenes.steps.score import Step3Score
 
 from .conftest import cli
 from .lessons import default_data, to_toml

@@ -49,7 +49,7 @@ class RunOptions:
 
     @property
     def beats(self) -> Path:
-        """The beat store (:mod:`publish.render.beats`), shared by every lesson of the quality
+        """The beat store (:mod:`publish.beats`), shared by every lesson of the quality
         folder: ``media/high/.beats/``."""
         return self.quality_folder / ".beats"
 

@@ -46,7 +46,7 @@ def column_gap(cell_width: float, products: Sequence[str], *, size: float) -> fl
 
 class Pairing(Protocol):
     """What the working reads of one query–key pair: a worked lesson's ``Row`` (step 3), or a
-    grid cell with its key's row (``scenes.all_queries.Pair``)."""
+    grid cell with its key's row (``scenes.steps.all_queries.Pair``)."""
 
     @property
     def of(self) -> Token: ...
