@@ -65,7 +65,7 @@ from publish.course import (
     CourseError,
     CourseFile,
     LessonSpec,
-    gather,
+    load_lessons,
     read_course,
 )
 from publish.kit.lecture import SLIDE_FORMATS
@@ -269,11 +269,11 @@ def main(argv: list[str] | None = None) -> int:
     except SelectionError as error:
         return _bad(str(error))
 
+    from publish.described.make import description_voice
     from publish.narration.voices import VoiceError, choose_voice
     from publish.render import preview
     from publish.render.claim import OutputTrouble, claimed, trouble
     from publish.render.cluster import ClusterError
-    from publish.render.described import describer_for
     from publish.render.options import RunOptions
     from publish.render.pipeline import publish, terminate_on_sigterm
     from publish.render.progress import make_display
@@ -302,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
         describer = None
         if args.described and rendering and not args.watch:
             try:
-                describer, why = describer_for(voice, entry.lesson)
+                describer, why = description_voice(voice, entry.lesson)
             except VoiceError as error:
                 problems.append(f"{where}{error}")
                 continue
@@ -386,7 +386,7 @@ def load_course(args: argparse.Namespace) -> Course | str:
         )
     except CourseError as error:
         return str(error)
-    lessons, problems = gather(file.lessons)
+    lessons, problems = load_lessons(file.lessons)
     if problems:
         return "\n".join(problems)
     # Lessons given with --lesson make a course named after the first one's series.

@@ -28,7 +28,7 @@ class StepKind:
     """One kind of step: everything the project knows about it."""
 
     scene: str
-    """Where its scene class lives: ``scenes.step3_score:Step3Score``."""
+    """Where its scene class lives: ``scenes.steps.score:Step3Score``."""
     needs: tuple[str, ...] = ()
     """The lesson fields it reads beyond those every lesson has, by their paths in the file:
     ``rival``, ``mask``; ``tokens.query`` (every token's, written or derived by the heads);
@@ -99,12 +99,12 @@ _STAGES = (("pull", "pulls", "grid_pull", "pulls"), ("share", "weights", "share"
 _HRC = ("head", "row", "col")
 
 KINDS: dict[str, StepKind] = {
-    "title": StepKind("scenes.step1_title:Step1Title", twin=_OVERVIEW, paper=None),
+    "title": StepKind("scenes.steps.title:Step1Title", twin=_OVERVIEW, paper=None),
     "big_picture": StepKind(
-        "scenes.step2_big_picture:Step2BigPicture", twin=_OVERVIEW, paper=None, sums=True
+        "scenes.steps.big_picture:Step2BigPicture", twin=_OVERVIEW, paper=None, sums=True
     ),
     "score": StepKind(
-        "scenes.step3_score:Step3Score",
+        "scenes.steps.score:Step3Score",
         twin=(
             Line(Number("root_d_k", "one.root_d_k", "number"), symbol="√dₖ"),
             Table(
@@ -119,7 +119,7 @@ KINDS: dict[str, StepKind] = {
         query="one",
     ),
     "softmax": StepKind(
-        "scenes.step4_softmax:Step4Softmax",
+        "scenes.steps.softmax:Step4Softmax",
         twin=(
             Table(
                 (
@@ -136,7 +136,7 @@ KINDS: dict[str, StepKind] = {
         query="one",
     ),
     "mix": StepKind(
-        "scenes.step5_mix:Step5Mix",
+        "scenes.steps.mix:Step5Mix",
         twin=(
             Table(
                 (
@@ -152,7 +152,7 @@ KINDS: dict[str, StepKind] = {
         query="one",
     ),
     "rival": StepKind(
-        "scenes.step6_rival:Step6Rival",
+        "scenes.steps.rival:Step6Rival",
         ("rival",),
         twin=(
             Table(
@@ -185,7 +185,7 @@ KINDS: dict[str, StepKind] = {
         query="one",
     ),
     "answer": StepKind(
-        "scenes.step7_answer:Step7Answer",
+        "scenes.steps.answer:Step7Answer",
         ("quiz",),
         twin=(
             # the filler quiz (Day 004's)
@@ -234,7 +234,7 @@ KINDS: dict[str, StepKind] = {
         sums=True,
     ),
     "all_queries": StepKind(
-        "scenes.all_queries:AllQueries",
+        "scenes.steps.all_queries:AllQueries",
         ("tokens.query", "tokens.key", "tokens.value"),
         twin=_grid(
             "first_grid",
@@ -245,7 +245,7 @@ KINDS: dict[str, StepKind] = {
         query="every",
     ),
     "mask": StepKind(
-        "scenes.mask:Mask",
+        "scenes.steps.mask:Mask",
         ("mask", "tokens.query", "tokens.key", "tokens.value"),
         twin=_grid("grid", (("score", "scores", "score", "masked_scores"), *_STAGES)),
         paper="mask",
@@ -253,7 +253,7 @@ KINDS: dict[str, StepKind] = {
         query="every",
     ),
     "projections": StepKind(
-        "scenes.projections:Projections",
+        "scenes.steps.projections:Projections",
         ("tokens.embedding", "heads"),
         twin=(
             EachHead(
@@ -274,7 +274,7 @@ KINDS: dict[str, StepKind] = {
         query="heads",
     ),
     "heads": StepKind(
-        "scenes.heads:Heads",
+        "scenes.steps.heads:Heads",
         ("tokens.embedding", "heads[1]"),
         twin=(
             EachHead(

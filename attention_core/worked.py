@@ -3,8 +3,8 @@
 :func:`worked` runs the maths once per lesson (``attend`` on the lesson and on the lesson with
 its rival; for the series, the grid where every token asks, open and masked, each head, the
 heads joined and × W_O, and the share quiz) and formats each quantity once, through
-:mod:`attention_core.formatting` (:mod:`attention_core.worked_grid` and
-:mod:`attention_core.worked_heads` hold the series' parts). The scenes,
+:mod:`attention_core.formatting`: :mod:`attention_core.worked_attention` makes a run and a grid
+of the same match of a query and a key, :mod:`attention_core.worked_heads` each head. The scenes,
 the handout, ``--check-lesson`` and the manifest read these strings instead of deriving and
 formatting their own, so they cannot disagree with each other, nor with the video.
 
@@ -28,7 +28,6 @@ from .maths import (
     BUDGET,
     PULL_PER_SCORE_POINT,
     SCORE_STEP,
-    Attention,
     QuizAnswer,
     RivalOutcome,
     attend,
@@ -40,7 +39,7 @@ from .matrix import Matrix, attend_grid
 from .model import Lesson, Token
 from .reads import Path, reads_of
 from .share_quiz import ShareAnswer, share_answer
-from .worked_grid import Cell, Grid, GridRow, worked_grid
+from .worked_attention import Cell, Grid, GridRow, Match, Row, Run, grid_of, run_of
 from .worked_heads import HeadWork, MatVec, Projection, entries, worked_head
 
 __all__ = [
@@ -48,6 +47,7 @@ __all__ = [
     "Grid",
     "GridRow",
     "HeadWork",
+    "Match",
     "MatVec",
     "Projection",
     "Quiz",
@@ -57,65 +57,6 @@ __all__ = [
     "Worked",
     "worked",
 ]
-
-
-@dataclass(frozen=True)
-class Row:
-    """One token's line of the worked maths, each number as shown."""
-
-    of: Token
-    """The token itself: its text is read from it when shown (so only then recorded)."""
-    key: str
-    key_entries: tuple[str, ...]
-    """The key's entries, each in its cell: ``2``, ``0``."""
-    factors: tuple[str, ...]
-    """Each entry of q ⊙ k as a term of the sum: ``4``, ``(-1)``."""
-    products: str
-    """The dot product written out, as the score scene writes it:
-    ``2×2 + 0×0 + 1×1 + 1×1 = 4 + 0 + 1 + 1``."""
-    dot: str
-    score: str
-    pull: str
-    """e^score: ``20.09``."""
-    share: str
-    """Its share of the budget: ``84.4%``."""
-    weight: str
-    """The same share as a multiplier: ``0.844``."""
-    short_weight: str
-    """The same in the overview's compact form: ``.84``."""
-    value: str
-    values: tuple[str, ...]
-    """The value vector's entries: ``1``, ``0``."""
-    scaled: str
-    """Its value vector scaled by its weight: ``[0.84, 0.00, 0.00]``."""
-    scaled_entries: tuple[str, ...]
-    """The same, entry by entry: ``0.84``."""
-
-    @property
-    def token(self) -> str:
-        """The token's text."""
-        return self.of.text
-
-
-@dataclass(frozen=True)
-class Run:
-    """One query attending over a set of tokens: the numbers, and each as shown."""
-
-    attention: Attention
-    rows: tuple[Row, ...]
-    scores: str
-    """The scores as a vector: ``[3, 1, 0]``."""
-    short_weights: str
-    """The weights in the overview's compact form: ``[.84, .11, .04]``."""
-    total: str
-    """The pulls added up: ``23.80``."""
-    output: str
-    """The blended output: ``[0.84, 0.11, 0.00]``."""
-    entries: tuple[str, ...]
-    """The output's entries, one per answer: ``0.84``."""
-    leaning: tuple[int, ...]
-    """The answers the output leans to as the viewer reads it: the top entry's, then any other
-    entry shown the same (a tie), highest first (as step 5 names them)."""
 
 
 @dataclass(frozen=True)
@@ -192,7 +133,7 @@ class part(Generic[T]):  # noqa: N801 (a decorator, named as functools.cached_pr
 
     Through a traced lesson, every read of the part after the first records again the fields
     it was derived from: a scene that holds nothing of a part it showed, and reads it again in
-    a later beat, has those fields in that beat's reads (:mod:`scenes.state`).
+    a later beat, has those fields in that beat's reads (:mod:`publish.beats.state`).
     """
 
     def __init__(self, derive: Callable[[Any], T]) -> None:
@@ -266,12 +207,13 @@ class Worked:
     @part
     def before(self) -> Run:
         """The lesson's own tokens."""
-        return _run(self.lesson)
+        return run_of(attend(self.lesson), self.lesson.tokens)
 
     @part
     def after(self) -> Run:
         """The same with the rival added last."""
-        return _run(add_rival(self.lesson))
+        rivalled = add_rival(self.lesson)
+        return run_of(attend(rivalled), rivalled.tokens)
 
     @property
     def rival(self) -> Row:
@@ -339,13 +281,13 @@ class Worked:
     @part
     def grid(self) -> Grid:
         """Every token asks (head 1's q, k and v in a heads lesson), the lesson's mask applied."""
-        return worked_grid(attend_grid(self.lesson), self.lesson.tokens)
+        return grid_of(attend_grid(self.lesson), self.lesson.tokens)
 
     @part
     def open_grid(self) -> Grid:
         """The same with no mask, what the mask step starts from; the same numbers as
         :attr:`grid` in a lesson without a mask (it reads no mask, so its key holds none)."""
-        return worked_grid(attend_grid(self.lesson, masked=False), self.lesson.tokens)
+        return grid_of(attend_grid(self.lesson, masked=False), self.lesson.tokens)
 
     @part
     def heads(self) -> tuple[HeadWork, ...]:
@@ -419,50 +361,6 @@ def worked(lesson: Lesson) -> Worked:
 @cache
 def _kept(lesson: Lesson) -> Worked:
     return Worked(lesson)
-
-
-def _run(lesson: Lesson) -> Run:
-    a = attend(lesson)
-    rows = tuple(
-        Row(
-            of=token,
-            key=fmt.vector(token.key),
-            key_entries=tuple(fmt.number(x) for x in token.key),
-            factors=tuple(fmt.factor(p) for p in a.products[i]),
-            products=_products(a, i),
-            dot=fmt.number(a.dots[i]),
-            score=fmt.number(a.scores[i]),
-            pull=fmt.pull(a.pulls[i]),
-            share=fmt.share(a.weights[i]),
-            weight=fmt.weight(a.weights[i]),
-            short_weight=fmt.short_weight(a.weights[i]),
-            value=fmt.vector(a.values[i]),
-            values=tuple(fmt.number(v) for v in a.values[i]),
-            scaled=fmt.output(a.weighted_values[i]),
-            scaled_entries=tuple(fmt.output_entry(x) for x in a.weighted_values[i]),
-        )
-        for i, token in enumerate(lesson.tokens)
-    )
-    entries = tuple(fmt.output_entry(x) for x in a.output)
-    order = sorted(range(len(entries)), key=lambda j: -a.output[j])  # stable: ties keep order
-    leaning = tuple(j for j in order if entries[j] == entries[a.winner])
-    return Run(
-        attention=a,
-        rows=rows,
-        scores=fmt.vector(a.scores),
-        short_weights=fmt.short_weights(a.weights),
-        total=fmt.pull(a.total),
-        output=fmt.output(a.output),
-        entries=entries,
-        leaning=leaning,
-    )
-
-
-def _products(a: Attention, row: int) -> str:
-    pairs = " + ".join(
-        f"{fmt.factor(q)}×{fmt.factor(k)}" for q, k in zip(a.query, a.keys[row], strict=True)
-    )
-    return f"{pairs} = {' + '.join(fmt.factor(p) for p in a.products[row])}"
 
 
 def _quiz(lesson: Lesson, q: QuizAnswer) -> Quiz:

@@ -9,7 +9,7 @@ from . import formatting as fmt
 from .heads import HeadAttention
 from .matrix import Matrix
 from .model import Token
-from .worked_grid import Grid, worked_grid
+from .worked_attention import Grid, grid_of
 
 __all__ = ["HeadWork", "MatVec", "Projection", "entries", "worked_head"]
 
@@ -116,7 +116,7 @@ def worked_head(attention: HeadAttention, place: int, tokens: Sequence[Token]) -
         w_k=entries(a.w_k),
         w_v=entries(a.w_v),
         projections=projections,
-        grid=worked_grid(a.grid, tokens),
+        grid=grid_of(a.grid, tokens),
     )
 
 

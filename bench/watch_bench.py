@@ -138,7 +138,7 @@ def plain_manim(folder: Path, edits: dict[str, Callable[[str], str]]) -> dict[st
     def render() -> float:
         started = time.monotonic()
         subprocess.run(
-            [str(manim), "render", "-ql", "scenes/step3_score.py", "Step3Score"],
+            [str(manim), "render", "-ql", "scenes/steps/score.py", "Step3Score"],
             cwd=project,
             env=env,
             check=True,

@@ -33,7 +33,7 @@ __all__ = [
     "CourseLesson",
     "CoursePage",
     "LessonSpec",
-    "gather",
+    "load_lessons",
     "read_course",
 ]
 
@@ -213,7 +213,7 @@ def _spec(table: object, folder: Path, where: str) -> LessonSpec | str:
     return LessonSpec(file if file == BUILT_IN else str(folder / file), voice)
 
 
-def gather(specs: Sequence[LessonSpec]) -> tuple[list[CourseLesson], list[str]]:
+def load_lessons(specs: Sequence[LessonSpec]) -> tuple[list[CourseLesson], list[str]]:
     """Every lesson loaded, and a line per problem: a lesson that does not load, or a folder
     name that two lessons would share."""
     lessons, problems = [], []

@@ -52,7 +52,8 @@ class LessonScene(Scene):
         """Objects whose meaning a description says though the scene shows them in parts
         (``scenes.probe``): a grid whose cells, labels and numbers come in one by one."""
         self.framework = frozenset(vars(self)) | {"framework"}
-        """What the scene holds before its code runs: not the step's state (``scenes.state``)."""
+        """What the scene holds before its code runs: not the step's state
+        (``publish.beats.state``)."""
 
     @property
     def attention(self) -> Attention:
@@ -113,7 +114,8 @@ class LessonScene(Scene):
     def forget(self, *names: str) -> None:
         """Let go of what the scene held for the beats so far (``self.crowd``, once the crowd
         has left the screen): nothing later may read it, so the later beats' keys no longer
-        cover what it was made from (``scenes.state``). Names it does not hold are passed over."""
+        cover what it was made from (``publish.beats.state``). Names it does not hold are
+        passed over."""
         for name in names:
             self.__dict__.pop(name, None)
 

@@ -1,4 +1,5 @@
-"""Reusable visual builders: text in the house type, vectors, headings, bars and tables."""
+"""Reusable visual builders: text in the house type, vectors, headings, bars and tables; the
+quick check's options, and their reveal."""
 
 from __future__ import annotations
 
@@ -13,18 +14,22 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
+    FadeIn,
+    LaggedStart,
     MathTex,
     Mobject,
     Rectangle,
     RoundedRectangle,
+    Scene,
     Text,
     VGroup,
     VMobject,
+    Write,
     config,
 )
 
 from attention_core import Token
-from attention_core.described import Meaning, meaning
+from attention_core.meaning import Meaning, meaning
 from scenes import style
 from scenes.manim_internals import SetText
 from scenes.toolkit.figures import Figure
@@ -47,6 +52,7 @@ __all__ = [
     "option_cards",
     "paragraph",
     "power",
+    "reveal_choice",
     "sentence",
     "text",
     "token_names",
@@ -259,6 +265,21 @@ def option_cards(
     for card in cards:  # a scene may show them one by one: each stands for them all
         with_meaning(card, meaning("describe.line.options", options=listed))
     return cards.arrange(RIGHT, buff=gap)
+
+
+def reveal_choice(scene: Scene, heading: VMobject, cards: VGroup, correct: int) -> None:
+    """The quick check answered, in its step's first beat: the heading and the
+    :func:`option_cards` come in together (drawn from the first frame, so the cut from the last
+    step never lands on an empty one); then the ``correct`` card lights and the others fade."""
+    others = [card for i, card in enumerate(cards) if i != correct]
+    scene.play(
+        FadeIn(heading, shift=DOWN * 0.2),
+        LaggedStart(*(Write(c) for c in cards), lag_ratio=0.15),
+    )
+    scene.play(
+        cards[correct][0].animate.set_stroke(style.VALUE, width=4).set_fill(style.VALUE, 0.15),
+        *(card.animate.fade(0.7) for card in others),
+    )
 
 
 def token_names(tokens: Sequence[Token], *, width: float, height: float) -> VGroup:

@@ -7,8 +7,9 @@ Each reaches past manim's public API, to go faster or to read what manim keeps t
   ``_create_segment_encoder``, both new in manim 0.22).
 - :func:`undrawn_renderer`: a dry run's renderer, which draws no pixels.
 - :func:`beat_renderer`, :func:`draw_plays`, :func:`segment_files`, :func:`subcaptions_srt`:
-  a clip rendered a beat at a time: the plays of a beat drawn or skipped (state kept, nothing
-  drawn), each play's segment file read back, the scene's captions written without its video.
+  a clip rendered a beat at a time (``publish.beats``, which reads manim through these): the
+  plays of a beat drawn or skipped (state kept, nothing drawn), each play's segment file read
+  back, the scene's captions written without its video.
 - :func:`share_parsed_paths`: copies of a text glyph share its parsed SVG path (it replaces
   ``VMobjectFromSVGPath.__deepcopy__`` for the whole process); :func:`copy_quickly`: every
   mobject copied without deepcopy's dispatch for its plain attributes (``Mobject.__deepcopy__``);
@@ -23,7 +24,7 @@ Each reaches past manim's public API, to go faster or to read what manim keeps t
   a mobject remembers how it was made; :data:`SCENE_RUNNING`, what a ``Scene`` sets on itself
   while it renders, and :data:`VMOBJECT_OWN`, :data:`VMOBJECT_PARTS`, :data:`DRAWN_ARRAYS` and
   :data:`UNDRAWN`, where a ``VMobject`` keeps what is drawn of it and what is not (all four
-  read by ``scenes.state``, which digests a scene's state by them;
+  read by ``publish.beats.state``, which digests a scene's state by them;
   ``tests/test_manim_internals.py`` checks each name against what manim sets).
 
 They were written for manim :data:`WRITTEN_FOR`. On any other version, importing this module
@@ -105,7 +106,7 @@ MADE_FROM = frozenset(
         "tex_template",
     }
 )
-"""A mobject's attributes that are how manim made it, not what it is (``scenes.state`` leaves
+"""A mobject's attributes that are how manim made it, not what it is (``publish.beats.state`` leaves
 them out of a scene's state): the SVG file a text or formula was read from (a path inside each
 render's own folder), the parser's objects behind its points and its groups by SVG id (the same
 parts again, as parsed), a code listing's HTML, and the
@@ -127,8 +128,8 @@ SCENE_RUNNING = frozenset(
     }
 )
 """What manim's ``Scene`` sets on itself while it renders: its clock, its queue of animations,
-its renderer, and what is on screen (``scenes.state`` reads the screen apart, shape by shape).
-Not a step's state."""
+its renderer, and what is on screen (``publish.beats.state`` reads the screen apart, shape by
+shape). Not a step's state."""
 VMOBJECT_OWN = frozenset(vars(manim.VMobject()))
 """Every ``VMobject``'s own attributes (a subclass's others are its own, told one by one)."""
 VMOBJECT_PARTS = frozenset({"submobjects", "updaters", "target"})
@@ -250,7 +251,7 @@ def output_files(scene: Scene) -> tuple[Path | None, Path | None]:
 
 class _BeatWriter(HeldFrameWriter):
     """The clip writer, leaving its segments unjoined: the beats' segments are joined by the
-    caller (``publish.render.beats``), reused ones among them."""
+    caller (``publish.beats``), reused ones among them."""
 
     def combine_to_movie(self) -> None:
         pass

@@ -20,7 +20,7 @@ from manim import (
 )
 
 from attention_core import Lesson
-from attention_core.described import Meaning
+from attention_core.meaning import Meaning
 from attention_core.reads import Path, Reads, traced, untraced
 from scenes.base import LessonScene
 from scenes.beat import BeatTiming
@@ -82,7 +82,7 @@ class Probe:
 
     def _beat_at(self, time: float) -> int:
         """The beat a moment at ``time`` belongs to; after the last beat, the last (it runs to
-        the clip's end: ``publish.kit.beats``); -1 when there is no beat."""
+        the clip's end: ``publish.media.clip_beats``); -1 when there is no beat."""
         last = len(self.beats) - 1
         return next((i for i, b in enumerate(self.beats) if time <= b.end + 1e-6), last)
 

@@ -17,13 +17,11 @@ from manim import (
     Rectangle,
     TransformFromCopy,
     VGroup,
-    Write,
 )
 
-from attention_core.described import meaning
 from attention_core.matrix import Matrix
-from attention_core.worked import Quiz
-from attention_core.worked_grid import Cell
+from attention_core.meaning import meaning
+from attention_core.worked import Cell, Quiz
 from scenes import style
 from scenes.helpers import (
     balanced_paragraph,
@@ -35,6 +33,7 @@ from scenes.helpers import (
     labelled,
     meaning_of,
     option_cards,
+    reveal_choice,
     text,
     with_meaning,
 )
@@ -70,8 +69,6 @@ class ShareAnswer(_AnswerScene):
         self.heading = heading(self.kicker, self.title)
         cards = option_cards(list(q.options), width=WIDTH, height=0.8)
         self.options = cards.move_to((0, ASKED_Y, 0))
-        right = cards[q.numbers.correct]
-        others = [card for i, card in enumerate(cards) if i != q.numbers.correct]
         caption = self.caption(
             "answer.caption.share_reveal",
             asker=tokens[self.asker].short,
@@ -80,14 +77,7 @@ class ShareAnswer(_AnswerScene):
             option=q.answer,
         )
         with self.beat(caption):
-            self.play(
-                FadeIn(self.heading, shift=DOWN * 0.2),
-                LaggedStart(*(Write(c) for c in cards), lag_ratio=0.15),
-            )
-            self.play(
-                right[0].animate.set_stroke(style.VALUE, width=4).set_fill(style.VALUE, 0.15),
-                *(card.animate.fade(0.7) for card in others),
-            )
+            reveal_choice(self, self.heading, cards, q.numbers.correct)
 
     def explain_slips(self) -> None:
         """Under each wrong option, the slip of the hand that gives it."""

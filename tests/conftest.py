@@ -67,7 +67,7 @@ DRY_RUNS = "the dry-run readers"
 DRY_RUN_READERS = frozenset(
     {
         "test_cues.py",
-        "test_describe.py",
+        "test_descriptions.py",
         "test_scenes.py",
         "test_steps.py",
         "test_timing.py",

@@ -20,7 +20,7 @@ from .test_twin import shown
 ROOT = Path(__file__).parent.parent
 PACKAGES = ("attention_core", "scenes", "publish", "lessons")
 SCENE, REGISTRY, WORDS, GREEK = (
-    "scenes/recap.py",
+    "scenes/steps/recap.py",
     "attention_core/steps.py",
     "attention_core/words.toml",
     "lessons/greek.toml",

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from attention_core import Lesson, load_lesson
+from publish.beats import Part
 from publish.presets import QUALITIES
 from publish.render import worker
-from publish.render.beats import Part
 from publish.render.shelf import Shelf
 from publish.render.split import parts
 from scenes import scenes_for, typeset
@@ -299,7 +299,7 @@ def test_pruning_keeps_what_clips_use_and_the_newest_of_the_rest(tmp_path: Path)
     import json
     import os
 
-    from publish.render.beats import BeatRecord, BeatStore, tail_of
+    from publish.beats import BeatRecord, BeatStore, tail_of
 
     store = BeatStore(tmp_path)
     used = BeatRecord(1, "a" * 64, (), (10, None), (), "s", "w")

@@ -23,7 +23,7 @@ from publish.render.cache import LESSON_WIDE, clip_key, source_digest
 from scenes import SCENES, LessonScene
 from scenes.helpers import text
 from scenes.probe import Probe, run_dry
-from scenes.step3_score import Step3Score
+from scenes.steps.score import Step3Score
 from scenes.timing import length_arguments
 
 from .test_render import ROOT

@@ -14,7 +14,7 @@ from attention_core import default_lesson
 from publish.media.captions import parse_srt
 from publish.media.ffmpeg import probe
 from scenes.probe import run_dry
-from scenes.step3_score import Step3Score
+from scenes.steps.score import Step3Score
 
 ROOT = Path(__file__).parent.parent
 SYSTEM_PYTHON = Path(sys.base_prefix) / "bin" / f"python{sys.version_info.major}"
@@ -61,14 +61,14 @@ def test_manims_own_cli_renders_the_default_lessons_step(tmp_path: Path) -> None
     manim = Path(sys.executable).with_name("manim")
     typed = [str(manim), "render", "-ql", "--progress_bar", "none", "--media_dir", str(tmp_path)]
     result = subprocess.run(
-        [*typed, "scenes/step3_score.py", "Step3Score"],
+        [*typed, "scenes/steps/score.py", "Step3Score"],
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=600,
     )
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
-    folder = tmp_path / "videos" / "step3_score" / "480p15"
+    folder = tmp_path / "videos" / "score" / "480p15"
     video = probe(folder / "Step3Score.mp4")
     assert (video.width, video.height, video.fps) == (854, 480, 15)
     # the step as the default lesson runs it: its captions, and its length (manim drops a part

@@ -11,7 +11,7 @@ import pytest
 
 import render
 from attention_core import default_lesson
-from publish.course import BUILT_IN, Course, CourseError, LessonSpec, gather, read_course
+from publish.course import BUILT_IN, Course, CourseError, LessonSpec, load_lessons, read_course
 from publish.presets import FULL_NAME, QUALITIES, full_name
 from publish.render.pipeline import RunOptions, plan, publish
 from publish.render.progress import PlainDisplay, Row, Tally
@@ -88,7 +88,7 @@ def test_every_bad_lesson_is_named_and_the_good_ones_load(tmp_path: Path) -> Non
         LessonSpec(str(ROOT / "lessons" / "four_tokens.toml")),
         LessonSpec(str(tmp_path / "other" / "four_tokens.toml")),
     ]
-    lessons, problems = gather(specs)
+    lessons, problems = load_lessons(specs)
     assert [lesson.name for lesson in lessons] == ["default", "four_tokens"]
     assert len(problems) == 3
     assert problems[0].startswith(f"lesson 2 ({bad}): ")
@@ -213,7 +213,7 @@ LOW = QUALITIES["low"]
 
 def _course(*files: str, language: str | None = None) -> Course:
     specs = [LessonSpec(file) for file in files]
-    lessons, problems = gather(specs)
+    lessons, problems = load_lessons(specs)
     assert not problems
     return Course("Mixed", tuple(lessons), language)
 

@@ -15,12 +15,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from attention_core import default_lesson, load_lesson
-from publish.kit.beats import steps_of
-from publish.media.captions import parse_srt
-from publish.media.described_sound import described_track, heard
-from publish.media.described_video import add_described_track, held_filter, streams
-from publish.media.ffmpeg import chapters
-from publish.media.holds import (
+from publish.described.holds import (
     AFTER,
     Hold,
     Pause,
@@ -30,10 +25,15 @@ from publish.media.holds import (
     shift_chapters,
     shift_cues,
 )
+from publish.described.make import description_voice
+from publish.described.sound import described_track, heard
+from publish.described.video import add_described_track, held_filter, streams
+from publish.media.captions import parse_srt
+from publish.media.clip_beats import steps_of
+from publish.media.ffmpeg import chapters
 from publish.media.manifest import Chapter, ClipEntry
 from publish.narration.voices import VoiceError
 from publish.presets import FULL_NAME
-from publish.render.described import describer_for
 from tests.conftest import LOW, ROOT, cli
 from tests.test_accessibility import AXE, TAGS
 from tests.test_lecture_kit import Visit, browser  # noqa: F401 (browser: a fixture)
@@ -65,7 +65,7 @@ def test_a_hold_adds_exactly_the_missing_time_in_whole_frames() -> None:
 
 
 def test_a_description_the_last_one_said_is_not_said_again() -> None:
-    from publish.render.described import _not_again
+    from publish.described.make import _not_again
 
     options = "The quiz's options: A, 1; B, 3."
     texts = ["The table.", options, "", options, "The table.", "The table."]
@@ -102,14 +102,14 @@ def test_the_filter_counts_each_hold_in_the_frames_already_held() -> None:
 
 
 def test_a_silent_lesson_is_described_by_the_default_voice_and_greek_asks_for_one() -> None:
-    voice, why = describer_for(None, default_lesson())
+    voice, why = description_voice(None, default_lesson())
     assert voice is not None
     assert voice.kind == "piper"
     assert why is not None
     assert "--voice none" in why
     assert "joe" in why
     with pytest.raises(VoiceError, match=r"--described: .*pass --voice espeak"):
-        describer_for(None, load_lesson(ROOT / "lessons" / "greek.toml"))
+        description_voice(None, load_lesson(ROOT / "lessons" / "greek.toml"))
 
 
 def test_described_without_mp4_is_refused_in_one_line(tmp_path: Path) -> None:

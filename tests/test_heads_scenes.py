@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from attention_core import Lesson, LessonError, load_lesson, parse_lesson
 from attention_core import formatting as fmt
-from scenes.heads import Heads
 from scenes.probe import NUMBER, Probe, run_dry
-from scenes.projections import Projections
+from scenes.steps.heads import Heads
+from scenes.steps.projections import Projections
 
 from .lessons import default_data
 from .scene_checks import layout_problems, sums_that_do_not_add_up

@@ -23,13 +23,13 @@ from pptx import Presentation
 import render
 from attention_core import attend, english
 from attention_core import formatting as fmt
-from publish.kit.beats import Beat, Step, beats_of, steps_of
 from publish.kit.deck import deck_html
 from publish.kit.embed import embed_html
 from publish.kit.handout import handout_html, print_pdf
 from publish.kit.powerpoint import P14, write_pptx
 from publish.kit.twin import twin_html
 from publish.media.captions import Cue, parse_srt
+from publish.media.clip_beats import Beat, Step, beats_of, steps_of
 from publish.media.manifest import ClipEntry, FileRef
 from publish.presets import FULL_NAME
 from scenes import SCENES

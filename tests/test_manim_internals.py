@@ -58,7 +58,7 @@ PUBLIC_WITH_AN_UNDERSCORE = {
     "_element": "python-pptx's XML element of a shape (pinned 1.0.2): not manim's or the "
     "standard library's, so behind neither door",
     "_described": "no name: the described video's file name's suffix "
-    "(publish.media.holds.described_name), read as a string",
+    "(publish.described.holds.described_name), read as a string",
 }
 """Names that begin with an underscore and that code outside the doors may use, and why."""
 
@@ -235,11 +235,12 @@ def test_no_code_outside_the_doors_uses_a_private_name_of_another_library() -> N
     door = private_names({STDLIB_DOOR: trees[STDLIB_DOOR]})
     assert {found.rsplit(": ", 1)[1] for found in door} == {"_forkserver", "_stop", "_processes"}
     moved = ast.parse("import sys\nframe = sys._getframe(1)\n")
-    assert private_names({ROOT / "scenes" / "state.py": moved}) == ["scenes/state.py:2: _getframe"]
+    at = ROOT / "publish" / "beats" / "state.py"
+    assert private_names({at: moved}) == ["publish/beats/state.py:2: _getframe"]
 
 
 def test_the_names_the_door_reads_a_scene_and_a_shape_by_are_manims() -> None:
-    """What :mod:`scenes.state` leaves out of a scene's state, and reads a shape's drawing
+    """What :mod:`publish.beats.state` leaves out of a scene's state, and reads a shape's drawing
     from, by name: each is what this manim sets (a rename would leave a name that reads
     nothing, or a changing one digested)."""
 

@@ -16,9 +16,9 @@ from attention_core import LessonError, default_lesson, load_lesson, parse_lesso
 from attention_core.words import caption_name, english, kind_of, placeholders
 from publish.media.captions import Cue, parse_srt
 from publish.media.cues import FASTEST, LINES, LONGEST, SHORTEST
-from publish.media.description import stamp
 from publish.media.ffmpeg import chapters
 from publish.media.files import sha256
+from publish.media.upload_text import stamp
 from publish.narration.level import LUFS, PEAK
 from publish.narration.recordings import recordings_problem
 from publish.narration.script import spoken
@@ -423,7 +423,7 @@ def test_heart_gives_the_same_bytes_in_another_folder(heart: Path, tmp_path: Pat
 @pytest.mark.render
 def test_a_silent_render_has_no_sound_and_reads_at_caption_pace(rendered: Rendered) -> None:
     from scenes.probe import run_dry
-    from scenes.step3_score import Step3Score
+    from scenes.steps.score import Step3Score
 
     clip = rendered.folder / "03_score.mp4"  # the session's render is silent (--voice none)
     assert {s["codec_type"] for s in _streams(clip)} == {"video", "subtitle"}

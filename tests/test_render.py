@@ -25,7 +25,7 @@ from rich.console import Console
 
 import render
 from attention_core import Words, default_lesson
-from attention_core.described import Meaning
+from attention_core.meaning import Meaning
 from publish.media import captions, join
 from publish.media import ffmpeg as media
 from publish.media.captions import Cue

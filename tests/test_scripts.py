@@ -13,7 +13,7 @@ from manim import tempconfig
 from attention_core import load_lesson
 from publish.render.fonts import Coverage, installed, lesson_texts, uncovered
 from scenes.probe import run_dry
-from scenes.step3_score import Step3Score
+from scenes.steps.score import Step3Score
 
 from .conftest import cli
 from .lessons import default_data, to_toml
@@ -168,11 +168,11 @@ def _pixels(png: Path) -> np.ndarray[Any, Any]:
 def test_the_pages_say_their_language_and_its_direction(
     tmp_path: Path, language: str, rtl: bool
 ) -> None:
-    from publish.kit.beats import Beat, Step
     from publish.kit.course_page import course_html
     from publish.kit.deck import deck_html
     from publish.kit.embed import embed_html
     from publish.kit.handout import handout_html
+    from publish.media.clip_beats import Beat, Step
 
     from .test_lecture_kit import CLIP, MP4
 

@@ -11,8 +11,8 @@ from attention_core import default_lesson
 from scenes import SCENES, style, timing
 from scenes.beat import Timed, reading_time
 from scenes.probe import run_dry
-from scenes.step1_title import Step1Title
-from scenes.step3_score import Step3Score
+from scenes.steps.score import Step3Score
+from scenes.steps.title import Step1Title
 from scenes.timing import lesson_minutes, scene_seconds
 
 LESSON = default_lesson()

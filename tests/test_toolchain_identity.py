@@ -315,7 +315,7 @@ def test_a_font_set_not_installed_stops_with_one_line_naming_the_fix(tmp_path: P
     env = {**os.environ, "PYTHONPATH": str(checkout)}
     check = [sys.executable, "render.py", "--check-lesson", "attention_core/lesson.toml"]
     manim = [str(Path(sys.executable).with_name("manim")), "render", "-ql"]
-    manim += ["--media_dir", str(tmp_path / "media"), "scenes/step3_score.py", "Step3Score"]
+    manim += ["--media_dir", str(tmp_path / "media"), "scenes/steps/score.py", "Step3Score"]
     for command, said in ((check, f"render.py: {line}"), (manim, line)):
         done = subprocess.run(
             command, cwd=checkout, env=env, capture_output=True, text=True, timeout=300

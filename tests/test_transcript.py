@@ -10,9 +10,9 @@ import pytest
 from playwright.sync_api import Browser
 
 from attention_core import default_lesson
-from publish.kit.beats import Step, beats_of
 from publish.kit.transcript import interactive, transcript_text
 from publish.media.captions import Cue
+from publish.media.clip_beats import Step, beats_of
 from publish.media.manifest import Chapter, FileRef, FullEntry
 from tests.conftest import CourseRun, Rendered
 from tests.test_lecture_kit import CLIP, Visit, browser  # noqa: F401 (browser: a fixture)

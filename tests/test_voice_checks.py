@@ -14,7 +14,7 @@ from publish.media.captions import parse_srt
 from publish.render.voice_checks import speech_seconds
 from scenes.beat import BeatTiming, Caption
 from scenes.probe import run_dry
-from scenes.step3_score import Step3Score
+from scenes.steps.score import Step3Score
 
 from .conftest import Recorded, cli
 from .lessons import default_data, to_toml

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from publish.described.holds import Hold, earlier, later
 from publish.kit.described_toggle import time_map
 from publish.kit.templating import KIT, render
-from publish.media.holds import Hold, earlier, later
 
 ROOT = Path(__file__).parent.parent
 PUBLISH = ROOT / "publish"

@@ -16,7 +16,7 @@ from attention_core.reads import Reads, traced
 from attention_core.worked import Worked, worked
 from publish.kit.check import summary
 from publish.kit.handout import handout_html
-from scenes.step6_rival import Step6Rival
+from scenes.steps.rival import Step6Rival
 
 from .lessons import lesson_files
 

@@ -10,12 +10,12 @@ from pathlib import Path
 
 from attention_core import Lesson
 from publish.kit import embed
-from publish.kit.beats import clock, steps_of
 from publish.kit.direction import direction
 from publish.kit.lecture import WEB_FORMATS
 from publish.kit.templating import inline, render
 from publish.kit.transcript import SCRIPT as TRANSCRIPT_SCRIPT
 from publish.kit.webpage import STYLE_BASE, page
+from publish.media.clip_beats import clock, steps_of
 from publish.media.manifest import Manifest
 
 __all__ = ["LessonLink", "course_html", "lesson_player"]

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from attention_core import Lesson
-from publish.kit.beats import Step
 from publish.kit.templating import inline, render
 from publish.kit.webpage import page
+from publish.media.clip_beats import Step
 
 __all__ = ["deck_data", "deck_html"]
 

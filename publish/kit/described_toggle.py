@@ -1,7 +1,7 @@
 """The player's "Described version" toggle: where the lesson's audio-described video exists, a
 button swaps the player's source to it at the same moment of the lesson, and back.
 
-The two videos differ only by the holds (:mod:`publish.media.holds`), whose time map reaches the
+The two videos differ only by the holds (:mod:`publish.described.holds`), whose time map reaches the
 page as data (:func:`time_map`); the script maps the moment through it both ways, and moves the
 captions track, the transcript's lines and the chapters' seeks to the video playing.
 """
@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from attention_core import Words
+from publish.described.holds import SAME, Hold, described_name, holds_of, later
 from publish.kit.templating import Markup, inline, render
-from publish.media.holds import SAME, Hold, described_name, holds_of, later
 
 __all__ = ["SCRIPT", "described_toggle", "time_map"]
 
@@ -49,7 +49,7 @@ def described_toggle(full: str, folder: Path, words: Words, video: str, prefix: 
 def time_map(holds: Sequence[Hold]) -> list[tuple[float, float]]:
     """The two videos' time map as data, for the page: its corners, ``(plain, described)``
     each, two per hold (where the held frame's moment begins and ends in the described video,
-    by :func:`publish.media.holds.later`). Between two corners both videos run at one pace,
+    by :func:`publish.described.holds.later`). Between two corners both videos run at one pace,
     or the plain one stands still (a hold); ``described_toggle.js`` only follows the corners."""
     return [
         corner

@@ -9,10 +9,10 @@ from pathlib import Path
 
 from attention_core import Lesson, Words
 from publish.kit import quiz_player, transcript, twin
-from publish.kit.beats import Step, clock
 from publish.kit.described_toggle import described_toggle
 from publish.kit.templating import Markup, inline, render
 from publish.kit.webpage import STYLE_BASE, page
+from publish.media.clip_beats import Step, clock
 from publish.media.manifest import FullEntry
 
 __all__ = ["PLAYER_STYLE", "embed_html", "player", "snippet"]

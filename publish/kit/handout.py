@@ -290,7 +290,7 @@ def _answer(w: Worked, number: int) -> list[str]:
 
 def _shown_grid(w: Worked) -> Grid:
     """The grid the all-queries step works: before the mask when a mask step follows to show
-    it (as ``scenes.all_queries.shown_grid`` picks), else the lesson's own."""
+    it (as ``scenes.steps.all_queries.shown_grid`` picks), else the lesson's own."""
     return w.open_grid if "mask" in w.lesson.steps else w.grid
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from attention_core import Lesson
 from publish.kit import deck, embed, handout, made_from, powerpoint, scorm, transcript, twin
-from publish.kit.beats import steps_of
+from publish.media.clip_beats import steps_of
 from publish.media.files import write_text
 from publish.media.manifest import Manifest
 from publish.render.tools import install_line, missing_tools

@@ -12,7 +12,7 @@ from lxml import etree
 from pptx import Presentation
 from pptx.util import Emu
 
-from publish.kit.beats import Step, clock
+from publish.media.clip_beats import Step, clock
 from publish.media.files import replacing
 
 __all__ = ["BLANK_LAYOUT", "NOTES_HEADER", "write_pptx"]

@@ -21,9 +21,9 @@ from lxml.builder import ElementMaker
 
 from attention_core import Lesson
 from publish.kit import embed, transcript
-from publish.kit.beats import Step
 from publish.kit.templating import Markup, render, static
 from publish.kit.webpage import STYLE_BASE, page
+from publish.media.clip_beats import Step
 from publish.media.files import replacing
 from publish.media.manifest import FullEntry
 

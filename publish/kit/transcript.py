@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from attention_core import Lesson
-from publish.kit.beats import Step, clock
-from publish.kit.describe import described
+from publish.described.descriptions import step_descriptions
 from publish.kit.templating import inline, render, static
 from publish.kit.webpage import STYLE_BASE, page
 from publish.media.captions import Cue, to_vtt
+from publish.media.clip_beats import Step, clock
 from publish.media.manifest import FullEntry
 
 __all__ = [
@@ -38,7 +38,7 @@ def _said(lesson: Lesson, step: Step) -> list[str]:
 
 def _beats(lesson: Lesson, step: Step) -> list[tuple[str, str]]:
     """Per beat with anything in it, its caption and its description ("" where none)."""
-    pairs = zip(step.beats, described(lesson.words, step), strict=True)
+    pairs = zip(step.beats, step_descriptions(lesson.words, step), strict=True)
     return [(beat.caption, text) for beat, text in pairs if beat.caption.strip() or text]
 
 
@@ -47,7 +47,7 @@ def descriptions_vtt(lesson: Lesson, steps: Sequence[Step], offsets: Sequence[fl
     steps played from ``offsets`` (s)."""
     cues = []
     for step, offset in zip(steps, offsets, strict=True):
-        for beat, text in zip(step.beats, described(lesson.words, step), strict=True):
+        for beat, text in zip(step.beats, step_descriptions(lesson.words, step), strict=True):
             if text:
                 start, end = round((offset + beat.start) * 1000), round((offset + beat.end) * 1000)
                 cues.append(Cue(start, end, text))
@@ -97,7 +97,7 @@ def interactive(
                 "said": " ".join(beat.caption.split()),
                 "described": description,
             }
-            for beat, description in zip(step.beats, described(words, step), strict=True)
+            for beat, description in zip(step.beats, step_descriptions(words, step), strict=True)
             if beat.caption.strip()
         ]
         shown.append((_heading(step), lines))

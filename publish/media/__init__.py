@@ -1,1 +1,1 @@
-"""Media files: ffmpeg, captions, the joined video, its description, the manifest, atomic writes."""
+"""Media files: ffmpeg, captions, the joined video, its upload text, the manifest, atomic writes."""

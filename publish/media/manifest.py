@@ -8,7 +8,7 @@ from dataclasses import Field, asdict, dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Self
 
-from attention_core.described import Meaning
+from attention_core.meaning import Meaning
 from publish.media.files import sha256, write_text
 
 __all__ = [
@@ -130,7 +130,9 @@ class FullEntry(_Entry):
     captions: tuple[FileRef, ...]
     numbers: tuple[str, ...]
     description: FileRef
-    """``description.txt``: title, chapter lines and references, to paste under the upload."""
+    """``description.txt``, the upload text (:mod:`publish.media.upload_text`): title, chapter
+    lines and references, to paste under the upload (named, in the manifest too, as video sites
+    name the box)."""
 
     READERS: ClassVar[dict[str, Callable[[Any], Any]]] = {
         "chapters": lambda chapters: tuple(Chapter(**c) for c in chapters),

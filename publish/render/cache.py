@@ -42,8 +42,7 @@ SOURCE_PACKAGES = (
     "scenes",
     "publish.render.worker",
     "publish.render.tex_folder",
-    "publish.render.beats",
-    "publish.render.segments",
+    "publish.beats",
     "publish.render.shelf",
     "publish.render.split",
     "publish.presets",
@@ -59,7 +58,7 @@ JOIN_SOURCES = (
     "publish.media.join",
     "publish.media.captions",
     "publish.media.ffmpeg",
-    "publish.media.description",
+    "publish.media.upload_text",
 )
 """What makes the whole video, its captions and description, beyond the clips themselves."""
 LESSON_WIDE: tuple[ReadPath, ...] = (("words", "common.word.language"),)

@@ -11,10 +11,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from attention_core import Lesson
+from publish.described.make import SOURCES as DESCRIBED_SOURCES
+from publish.described.make import make_described, remove_described
 from publish.kit.lecture import write_handout, write_kit
+from publish.media import upload_text
 from publish.media.captions import Cue, clamp, join, milliseconds, parse_srt, to_srt, to_vtt
 from publish.media.cues import eased, split_cue, unbroken
-from publish.media.description import description
 from publish.media.ffmpeg import poster, probe, remux
 from publish.media.files import replacing, sha256, write_text
 from publish.media.join import chapters_for, join_clips
@@ -24,8 +26,7 @@ from publish.narration.script import spoken
 from publish.narration.soundtrack import encoding, iso639_2, narration_track
 from publish.presets import JOINABLE_FORMATS, full_name
 from publish.render import worker
-from publish.render.cache import Cached, Records, full_key
-from publish.render.described import describe_lesson, remove_described
+from publish.render.cache import Cached, Records, full_key, source_digest
 from publish.render.options import LessonOptions
 from publish.render.plan import Plan
 from publish.render.progress import Display, SummaryRow
@@ -34,10 +35,8 @@ from scenes import timing
 if TYPE_CHECKING:
     from scenes import LessonScene
 
-__all__ = ["DESCRIPTION", "LessonRun", "Outcome", "drawn_beats"]
+__all__ = ["LessonRun", "Outcome", "drawn_beats"]
 
-DESCRIPTION = "description.txt"
-"""Beside the whole video: its title, chapter lines and references, for the upload page."""
 POSTER_BEFORE_END = 0.5
 """Seconds before a clip's end its poster frame is taken: the step's finished picture."""
 
@@ -315,13 +314,14 @@ class LessonRun:
             return full
         clips = [self.clips[scene] for scene in self.plan.scenes]
         try:
-            made = describe_lesson(
+            made = make_described(
                 self.lesson,
                 self.options.folder,
                 clips,
                 full[0],
                 narrator,
                 self.options.work / "described",
+                code=source_digest(DESCRIBED_SOURCES),
             )
         except Exception as error:  # the plain video and the kit stand without it
             self.described.append(f"described video failed: {type(error).__name__}: {error}")
@@ -387,8 +387,8 @@ class LessonRun:
             language=self.language,
         )
         info = probe(target)
-        description_file = folder / DESCRIPTION
-        write_text(description_file, description(self.lesson, chapters))
+        upload_file = folder / upload_text.FILE
+        write_text(upload_file, upload_text.upload_text(self.lesson, chapters))
         entry = FullEntry(
             file=target.name,
             title=self.lesson.title,
@@ -401,7 +401,7 @@ class LessonRun:
             chapters=tuple(chapters),
             captions=(FileRef.of(srt_file), FileRef.of(vtt_file)),
             numbers=tuple(dict.fromkeys(n for clip in clips for n in clip.numbers)),
-            description=FileRef.of(description_file),
+            description=FileRef.of(upload_file),
         )
         self.records.save(key, entry)
         return entry

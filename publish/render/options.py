@@ -35,7 +35,7 @@ class RunOptions:
     scheduler: str | None = None
     """A Dask scheduler's address (``tcp://host:8786``) to render on; None for local workers."""
     described: bool = False
-    """Also write each lesson's audio-described video (:mod:`publish.render.described`)."""
+    """Also write each lesson's audio-described video (:mod:`publish.described.make`)."""
 
     @property
     def quality_folder(self) -> Path:
@@ -49,7 +49,7 @@ class RunOptions:
 
     @property
     def beats(self) -> Path:
-        """The beat store (:mod:`publish.render.beats`), shared by every lesson of the quality
+        """The beat store (:mod:`publish.beats`), shared by every lesson of the quality
         folder: ``media/high/.beats/``."""
         return self.quality_folder / ".beats"
 

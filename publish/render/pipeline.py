@@ -12,13 +12,13 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
 
+from publish.beats import BeatStore
 from publish.kit.course_page import LessonLink, course_html, lesson_player
 from publish.kit.lecture import PAGE_NAME
 from publish.kit.transcript import HTML_NAME as TRANSCRIPT
 from publish.media.files import clean_partials, write_text
 from publish.media.manifest import CourseEntry, CourseManifest, write_course_manifest
 from publish.render import shelf, toolchain
-from publish.render.beats import BeatStore
 from publish.render.cache import source_digest
 from publish.render.interrupts import Interrupted
 from publish.render.lesson_run import LessonRun, Outcome

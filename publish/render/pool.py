@@ -21,12 +21,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "event_queue",
-    "gather",
     "longest_first",
     "outcome",
     "run_jobs",
     "start",
     "submit",
+    "wait_for_results",
     "warm",
     "worker_pool",
 ]
@@ -141,7 +141,7 @@ def outcome(future: Future[T]) -> T | worker.ClipFailed:
         return worker.ClipFailed("its worker process died (out of memory?)")
 
 
-def gather(
+def wait_for_results(
     futures: Mapping[Future[T], type[LessonScene]],
     failed: Callable[[type[LessonScene], worker.ClipFailed], None],
     tick: Callable[[], None] = lambda: None,
@@ -171,5 +171,5 @@ def run_jobs(
     tick: Callable[[], None] = lambda: None,
     finished: Callable[[type[LessonScene], T], None] = lambda scene, value: None,
 ) -> dict[type[LessonScene], T]:
-    """:func:`submit` ``jobs``, then :func:`gather` them."""
-    return gather(submit(executor, function, jobs), failed, tick, finished)
+    """:func:`submit` ``jobs``, then :func:`wait_for_results` on them."""
+    return wait_for_results(submit(executor, function, jobs), failed, tick, finished)

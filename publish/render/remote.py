@@ -73,7 +73,7 @@ class Shipped:
         would have: a segment the store already holds is kept (its key is its content)."""
         if job.beats is None or not self.result.records:
             return
-        from publish.render.beats import BeatStore
+        from publish.beats import BeatStore
 
         store = BeatStore(job.beats, f".{job.fmt}")
         for key, data in self.segments:
@@ -166,7 +166,7 @@ def _segments(job: worker.ClipJob, result: worker.ClipResult) -> tuple[tuple[str
     store (a beat that played nothing has none)."""
     if job.beats is None:
         return ()
-    from publish.render.beats import BeatStore
+    from publish.beats import BeatStore
 
     store = BeatStore(job.beats, f".{job.fmt}")
     found = (store.segment(record.key) for record in result.records)

@@ -1,9 +1,9 @@
 """One clip on several cores: its fresh beats shared out between worker processes.
 
-A clip rendered a beat at a time (:mod:`publish.render.beats`) draws only the beats whose key
+A clip rendered a beat at a time (:mod:`publish.beats`) draws only the beats whose key
 changed. When fewer clips than workers need drawing (one number changed, one clip to redo; the
 clip a preview is showing), the clip's fresh beats are cut into runs of about equal frames, and
-each run is drawn by a process of its own (:class:`~publish.render.beats.Part`): each replays
+each run is drawn by a process of its own (:class:`~publish.beats.Part`): each replays
 the scene, drawing only its run, into the beat store. Once all are in, the clip is joined from
 the store as a whole render joins it, so its bytes are the same.
 """
@@ -16,10 +16,9 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future
 from dataclasses import replace
 
+from publish.beats import BeatRecord, BeatStore, Part, join
 from publish.render import worker
-from publish.render.beats import BeatRecord, BeatStore, Part
 from publish.render.pool import start
-from publish.render.segments import join
 
 __all__ = ["DISAGREED", "Joined", "parts", "start_clip"]
 

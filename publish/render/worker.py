@@ -22,16 +22,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from attention_core import Lesson
-from attention_core.described import Meaning
+from attention_core.meaning import Meaning
 from attention_core.reads import Path as ReadPath
 from attention_core.reads import Reads, traced
 from publish.presets import Quality
 from publish.render.tex_folder import manim_folders
 
 if TYPE_CHECKING:
+    from publish.beats import BeatRecord, Part
     from publish.narration.narrate import Speaking
     from publish.narration.voices import Narrator
-    from publish.render.beats import BeatRecord, Part
     from publish.render.shelf import Shelf
     from scenes import LessonScene
     from scenes.probe import Probe
@@ -83,7 +83,7 @@ class ClipJob:
     """Everything a worker needs to render one scene (picklable)."""
 
     scene: str
-    """Where the scene class lives, ``module:QualName`` (``scenes.step3_score:Step3Score``)."""
+    """Where the scene class lives, ``module:QualName`` (``scenes.steps.score:Step3Score``)."""
     lesson: Lesson
     quality: Quality
     """The frame's size and rate (from manim's preset, ``low_quality``, at its own rate)."""
@@ -97,7 +97,7 @@ class ClipJob:
     label: str = ""
     """What its progress events name it by: ``03_score``, in a course ``four_tokens/03_score``."""
     beats: Path | None = None
-    """The beat store (:mod:`publish.render.beats`) to render a beat at a time with, reusing
+    """The beat store (:mod:`publish.beats`) to render a beat at a time with, reusing
     the beats it holds; None: the whole clip at once (on a cluster's workers)."""
     base: str = ""
     """The clip's key but for the lesson fields it reads: the base of its beats' keys."""
@@ -310,7 +310,7 @@ def dry_run(job: DryJob) -> Probe:
 
 def render_clip(job: ClipJob) -> ClipResult:
     """Render ``job.scene``; raise :class:`ClipFailed` (picklable) if the scene raises."""
-    from publish.render.beats import Stopped
+    from publish.beats import Stopped
 
     started = time.monotonic()
     _emit("start", job.label)
@@ -362,105 +362,50 @@ def _seed(scene_work: Path, part_work: Path) -> None:
 
 
 def _render(job: ClipJob, started: float) -> ClipResult:
-    if job.beats is not None:
-        from publish.render.beats import BeatStore
+    if job.beats is None:
+        return _render_whole(job, started)
+    from manim import tempconfig
 
-        store = BeatStore(job.beats, f".{job.fmt}")
-        previous = store.record(f"{job.base}/{job.label}")
-        result = _render_beats(job, started, store, previous)
-        return result or _render_beats(job, started, store, []) or _never()
-    return _render_whole(job, started)
+    from publish.beats import BeatStore
+    from publish.beats.clip import render_beats
 
+    def make(lesson: Lesson, renderer: Any, boundary: Any) -> LessonScene:
+        kwargs = dict(job.kwargs)
+        if job.narrator is not None:  # the lesson it speaks from is traced: its words are read
+            kwargs["narration"] = _speaking(job.narrator, lesson)
+        scene = _scene_class(job.scene)
+        return scene(lesson=lesson, renderer=renderer, boundary=boundary, **kwargs)
 
-def _never() -> ClipResult:
-    raise RuntimeError("a beat played differently with every beat drawn")
-
-
-def _render_beats(
-    job: ClipJob, started: float, store: Any, previous: list[BeatRecord]
-) -> ClipResult | None:
-    """Render ``job`` a beat at a time, reusing what it can of the ``previous`` beats (none:
-    every beat drawn); None if a reused beat did not play as recorded (the caller draws them
-    all)."""
-    from manim import config, tempconfig
-
-    from publish.render.beats import Cutter, PartDone, WindowReads, tail_of
-    from publish.render.segments import join
-    from scenes.manim_internals import beat_renderer, draw_plays, segment_files, subcaptions_srt
-    from scenes.probe import Probe, record
-
-    kwargs = dict(job.kwargs)
-    reads = WindowReads()
-    lesson = traced(job.lesson, reads)
-    speaking = None if job.narrator is None else _speaking(job.narrator, lesson)
-    if speaking is not None:
-        kwargs["narration"] = speaking
-    clip = f"{job.base}/{job.label}"
     with tempconfig(settings(job)):
-        cutter = Cutter(
-            job.base,
+        done = render_beats(
+            make,
             job.lesson,
-            reads,
-            previous,
-            lambda key: store.segment(key).is_file(),
-            config.frame_rate,
-            draw_plays,
-            segment_files,
+            BeatStore(job.beats, f".{job.fmt}"),
+            f"{job.base}/{job.label}",
+            job.base,
+            job.work / "video" / f"clip.{job.fmt}",
             job.part,
             stopped=None if job.stop is None else job.stop.exists,
+            numbers=job.numbers,
+            progress=lambda clock: _emit("time", job.label, clock),
         )
-        scene = _scene_class(job.scene)(
-            lesson=lesson, renderer=beat_renderer(), boundary=cutter, **kwargs
-        )
-        cutter.start(scene)
-        progress = lambda: _emit("time", job.label, float(scene.time))  # noqa: E731
-        probe = record(scene, after_each=progress) if job.numbers else Probe()
-        try:
-            scene.render()
-            tail = cutter.tail(scene)
-        except PartDone:  # the beats after this part's are the next part's, the tail too
-            tail = []
-        captions_text = subcaptions_srt(scene)
-    probe.beats = tuple(scene.beats)
-    if cutter.mismatched():
-        return None
-    for cut in cutter.cuts:
-        if cut.drawn and cut.files:
-            store.put(cut.record.key, cut.files)
-        elif cut.reused:
-            store.used(cut.record.key)
-    records = tuple(cut.record for cut in cutter.cuts)
-    video = job.work / "video" / f"clip.{job.fmt}"
-    video.parent.mkdir(parents=True, exist_ok=True)
-    tail_key = None
-    if job.part is not None:  # the parts' segments are joined by whoever shared them out
-        if tail:
-            tail_key = tail_of(records)
-            store.put(tail_key, tail)
-    else:
-        segments = [store.segment(cut.record.key) for cut in cutter.cuts if cut.reused or cut.files]
-        join([*segments, *tail], video)
-        store.save_record(clip, records)
-    captions = None
-    if captions_text:
-        captions = video.with_suffix(".srt")
-        captions.write_text(captions_text, encoding="utf-8")
+    scene, probe = done.scene, done.probe
     return ClipResult(
         scene=job.scene,
-        video=video,
-        captions=captions,
+        video=done.video,
+        captions=done.captions,
         seconds=float(scene.time),
         numbers=tuple(probe.numbers_in_order),
         elapsed=time.monotonic() - started,
-        reads=tuple(reads.sorted()),
-        speech=() if speaking is None else speaking.placed(scene.beats),
-        drawn=tuple(cut.number for cut in cutter.cuts if cut.drawn),
-        beats=len(cutter.cuts),
+        reads=tuple(done.reads.sorted()),
+        speech=_placed(scene),
+        drawn=done.drawn,
+        beats=len(done.cuts),
         timings=tuple((b.id, b.caption.text, b.start, b.end) for b in scene.beats),
         shown=tuple(tuple(texts) for texts in probe.shown_by_beat()) if job.numbers else (),
         meant=tuple(tuple(beat) for beat in probe.meant_by_beat()) if job.numbers else (),
-        records=records,
-        tail=tail_key,
+        records=done.records,
+        tail=done.tail,
     )
 
 
@@ -492,7 +437,7 @@ def _render_whole(job: ClipJob, started: float) -> ClipResult:
         numbers=tuple(probe.numbers_in_order),
         elapsed=time.monotonic() - started,
         reads=tuple(reads.sorted()),
-        speech=() if speaking is None else speaking.placed(scene.beats),
+        speech=_placed(scene),
         shown=tuple(tuple(texts) for texts in probe.shown_by_beat()),
         meant=tuple(tuple(beat) for beat in probe.meant_by_beat()),
     )
@@ -503,3 +448,11 @@ def _speaking(narrator: Narrator, lesson: Lesson) -> Speaking:
     from publish.narration.narrate import Speaking
 
     return Speaking(narrator, lesson.words)
+
+
+def _placed(scene: LessonScene) -> tuple[tuple[float, Path], ...]:
+    """Each narrated beat's start and speech file; empty for a silent clip."""
+    from publish.narration.narrate import Speaking
+
+    narration = scene.narration
+    return narration.placed(scene.beats) if isinstance(narration, Speaking) else ()

@@ -17,18 +17,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from attention_core import Lesson, LessonError
+from publish.beats import BeatStore, duration
 from publish.media.captions import clamp, milliseconds, parse_srt, to_vtt
 from publish.media.ffmpeg import remux
 from publish.media.files import clean_partials, replacing
 from publish.narration.soundtrack import encoding, iso639_2, narration_track
 from publish.presets import clip_name
 from publish.render import shelf, toolchain, worker
-from publish.render.beats import BeatStore
 from publish.render.cache import source_digest
 from publish.render.lesson_run import drawn_beats
 from publish.render.options import LessonOptions
 from publish.render.plan import Plan, plan
-from publish.render.segments import duration
 from publish.render.split import Joined, start_clip
 from publish.watch.state import Beat, Clip, State
 from scenes import timing
@@ -45,7 +44,7 @@ CLIPS = "clips"
 
 
 def scene_error(name: str, failure: worker.ClipFailed) -> str:
-    """``03_score failed at scenes/step3_score.py line 125: ValueError: ...``: the scene's own
+    """``03_score failed at scenes/steps/score.py line 125: ValueError: ...``: the scene's own
     line that raised (the last frame in ``scenes/``), from the worker's traceback."""
     frames = re.findall(r'File "([^"]*?/(scenes/[^"]+\.py))", line (\d+)', failure.detail)
     where = f" at {frames[-1][1]} line {frames[-1][2]}" if frames else ""

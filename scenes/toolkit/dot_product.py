@@ -22,7 +22,7 @@ from manim import (
 )
 
 from attention_core import Token
-from attention_core.described import meaning
+from attention_core.meaning import meaning
 from attention_core.worked import Worked
 from scenes import style
 from scenes.helpers import inline, math
@@ -46,7 +46,7 @@ def column_gap(cell_width: float, products: Sequence[str], *, size: float) -> fl
 
 class Pairing(Protocol):
     """What the working reads of one query–key pair: a worked lesson's ``Row`` (step 3), or a
-    grid cell with its key's row (``scenes.all_queries.Pair``)."""
+    grid cell with its key's row (``scenes.steps.all_queries.Pair``)."""
 
     @property
     def of(self) -> Token: ...

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from manim import DOWN, LEFT, RIGHT, UP, Mobject, ReplacementTransform, RoundedRectangle, VGroup
 
-from attention_core.described import Meaning, meaning
+from attention_core.meaning import Meaning, meaning
 from scenes import style
 from scenes.helpers import fit, text
 from scenes.toolkit.figures import Figure, figure

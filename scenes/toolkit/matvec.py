@@ -22,7 +22,7 @@ from manim import (
     VMobject,
 )
 
-from attention_core.described import meaning
+from attention_core.meaning import meaning
 from scenes import style
 from scenes.helpers import fit, inline
 from scenes.toolkit.figures import Figure, figure

@@ -6,7 +6,7 @@ from typing import cast
 
 from manim import LEFT, VGroup, VMobject
 
-from attention_core.described import Meaning, meaning
+from attention_core.meaning import Meaning, meaning
 from attention_core.worked import Worked
 from scenes import style
 from scenes.helpers import column_header, fit, labelled, level_with, math, token_names

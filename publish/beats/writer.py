@@ -1,4 +1,4 @@
-"""Video segments joined without re-encoding, as manim joins a scene's plays (concat, remux)."""
+"""Beats' segments joined without re-encoding, as manim joins a scene's plays (concat, remux)."""
 
 from __future__ import annotations
 

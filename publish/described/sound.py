@@ -15,9 +15,9 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from publish.media.described_video import streams
+from publish.described.holds import Hold, Placed
+from publish.described.video import streams
 from publish.media.ffmpeg import ffmpeg
-from publish.media.holds import Hold, Placed
 from publish.media.pauses import FLOOR
 from publish.narration.level import RATE
 from publish.narration.script import spoken

@@ -1,4 +1,5 @@
-"""description.txt: the text to paste under the uploaded video, chapters included."""
+"""The upload text: what to paste under the uploaded video (the site's "description" box),
+chapters included, written to ``description.txt``."""
 
 from __future__ import annotations
 
@@ -7,7 +8,10 @@ from collections.abc import Sequence
 from attention_core import Lesson
 from publish.media.manifest import Chapter
 
-__all__ = ["description", "stamp"]
+__all__ = ["FILE", "stamp", "upload_text"]
+
+FILE = "description.txt"
+"""The upload text's file, beside the whole video: named as video sites name the box."""
 
 
 def stamp(seconds: float) -> str:
@@ -18,7 +22,7 @@ def stamp(seconds: float) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
-def description(lesson: Lesson, chapters: Sequence[Chapter]) -> str:
+def upload_text(lesson: Lesson, chapters: Sequence[Chapter]) -> str:
     """The title and promise, one ``0:00 Title`` line per chapter (the first at 0:00, as video
     sites require), and the references."""
     lines = [lesson.title, "", lesson.promise, ""]

@@ -64,7 +64,11 @@ class Opaque(Exception):
 
 def digest(scene: Any) -> str | None:
     """The digest of ``scene``'s state where a beat begins (called from inside
-    ``LessonScene.beat``, before its plays); None if some of it cannot be told."""
+    ``LessonScene.beat``, before its plays); None if some of it cannot be told.
+
+    What a beat begins from, fed in this order: the screen, the scene's own attributes, and
+    each frame of its code with its local variables. What else a scene comes to hold outside
+    them (a camera's frame, which manim keeps on the renderer) is fed here beside the screen."""
     frames = _scene_frames(scene)
     if frames is None:
         return None

@@ -20,7 +20,7 @@ from manim import (
 )
 
 from attention_core import Token
-from attention_core.described import meaning
+from attention_core.meaning import meaning
 from attention_core.worked import Grid, GridRow
 from scenes import style
 from scenes.base import LessonScene

@@ -24,7 +24,7 @@ from manim import (
 )
 
 from attention_core import Lesson
-from attention_core.described import meaning
+from attention_core.meaning import meaning
 from attention_core.worked import worked
 from scenes import style
 from scenes.base import LessonScene

@@ -17,9 +17,9 @@ from manim import (
 )
 
 from scenes import style
-from scenes.all_queries import attention_grid, axis_labels, output_column, value_columns
 from scenes.base import LessonScene
 from scenes.helpers import column_header, fit, math, text
+from scenes.steps.all_queries import attention_grid, axis_labels, output_column, value_columns
 from scenes.toolkit.figures import Figure
 from scenes.toolkit.grid import heat
 

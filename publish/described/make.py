@@ -1,11 +1,11 @@
-"""``--described``: a lesson's audio-described video, made from its joined video.
+"""``--described``: a lesson's described video, made from its joined video.
 
-Each beat's description (:func:`publish.kit.describe.described`) is spoken by the lesson's voice
-after the beat's words, which are found where they are heard in the joined video; where one does
-not fit, the picture holds (:mod:`publish.media.holds`). It writes ``STEM_described.mp4`` with its
-shifted captions and ``STEM_described.json`` (the holds, for the page's player to map a moment
-between the two videos); where nothing holds, the plain video gains the described narration as
-a second sound track.
+Each beat's description (:func:`~publish.described.descriptions.step_descriptions`) is spoken by
+the lesson's voice after the beat's words, which are found where they are heard in the joined
+video; where one does not fit, the picture holds (:mod:`publish.described.holds`). It writes
+``STEM_described.mp4`` with its shifted captions and ``STEM_described.json`` (the holds, for the
+page's player to map a moment between the two videos); where nothing holds, the plain video
+gains the described narration as a second sound track.
 """
 
 from __future__ import annotations
@@ -17,20 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from attention_core import Lesson
-from publish.kit.beats import Step, steps_of
-from publish.kit.describe import described
-from publish.media.captions import milliseconds, parse_srt, to_srt, to_vtt
-from publish.media.described_sound import (
-    Samples,
-    described_track,
-    heard,
-    speak,
-    spoken_until,
-)
-from publish.media.described_video import add_described_track, streams, write_described
-from publish.media.ffmpeg import probe
-from publish.media.files import sha256, write_text
-from publish.media.holds import (
+from publish.described.descriptions import step_descriptions
+from publish.described.holds import (
     Hold,
     Pause,
     described_name,
@@ -39,28 +27,34 @@ from publish.media.holds import (
     shift_chapters,
     shift_cues,
 )
+from publish.described.sound import (
+    Samples,
+    described_track,
+    heard,
+    speak,
+    spoken_until,
+)
+from publish.described.video import add_described_track, streams, write_described
+from publish.media.captions import milliseconds, parse_srt, to_srt, to_vtt
+from publish.media.clip_beats import Step, steps_of
+from publish.media.ffmpeg import probe
+from publish.media.files import sha256, write_text
 from publish.media.manifest import ClipEntry, FullEntry
 from publish.narration.soundtrack import iso639_2
 from publish.narration.voices import JOE, Narrator, Voice, VoiceError, choose_voice, seconds
-from publish.render.cache import source_digest
 from scenes import style
 
 __all__ = [
     "SOURCES",
     "Described",
-    "describe_lesson",
-    "describer_for",
+    "description_voice",
+    "make_described",
     "remove_described",
 ]
 
-SOURCES = (
-    "publish.render.described",
-    "publish.media.described_sound",
-    "publish.media.described_video",
-    "publish.media.holds",
-    "publish.kit.describe",
-)
-"""The code a described video is made by: a change to it makes the video again."""
+SOURCES = ("publish.described",)
+"""The code a described video is made by: a change to it makes the video again (the caller
+digests it, as it does the clips' code, and passes :func:`make_described` the digest)."""
 
 
 @dataclass(frozen=True)
@@ -85,7 +79,7 @@ class Described:
         return self.file.stat().st_size
 
 
-def describer_for(voice: Voice | None, lesson: Lesson) -> tuple[Voice, str | None]:
+def description_voice(voice: Voice | None, lesson: Lesson) -> tuple[Voice, str | None]:
     """Who speaks the lesson's descriptions, and the line to print where it is not the
     narrator: a silent lesson (``--voice none``) or one read from recordings (which hold no
     description) has them spoken by the default voice of its language, which a lecturer asking
@@ -127,22 +121,25 @@ def remove_described(folder: Path, full: str) -> None:
         path.unlink(missing_ok=True)
 
 
-def describe_lesson(
+def make_described(
     lesson: Lesson,
     folder: Path,
     clips: Sequence[ClipEntry],
     full: FullEntry,
     narrator: Narrator,
     work: Path,
+    *,
+    code: str,
 ) -> Described:
-    """Make (or find current) the lesson's described video beside its whole video ``full``."""
+    """Make (or find current) the lesson's described video beside its whole video ``full``;
+    ``code``: the digest of :data:`SOURCES`, part of what it is made of."""
     words = lesson.words
     plain = folder / full.file
     target = folder / described_name(full.file)
     sidecar = target.with_suffix(".json")
     steps = steps_of(folder, clips, write=False)
-    texts = _not_again([text for step in steps for text in described(words, step)])
-    key = _key(clips, narrator, texts)
+    texts = _not_again([text for step in steps for text in step_descriptions(words, step)])
+    key = _key(clips, narrator, texts, code)
     track = words["page.word.described_audio"]
     found = _cached(sidecar, target, plain, key, track)
     if found is not None:
@@ -221,9 +218,9 @@ def _note(target: Path, plain: Path, holds: Sequence[Hold]) -> str:
     )
 
 
-def _key(clips: Sequence[ClipEntry], narrator: Narrator, texts: Sequence[str]) -> str:
+def _key(clips: Sequence[ClipEntry], narrator: Narrator, texts: Sequence[str], code: str) -> str:
     """What the described video is made of: the clips, the voice, the descriptions, the code."""
-    parts = [[clip.sha256 for clip in clips], narrator.voice.digest, texts, source_digest(SOURCES)]
+    parts = [[clip.sha256 for clip in clips], narrator.voice.digest, texts, code]
     return hashlib.sha256(json.dumps(parts, ensure_ascii=False).encode()).hexdigest()
 
 

@@ -14,9 +14,9 @@ import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
+from publish.described.holds import Hold
 from publish.media.ffmpeg import SUBTITLED, ToolError, container_flags, ffmpeg
 from publish.media.files import replacing
-from publish.media.holds import Hold
 from publish.media.join import ffmetadata
 from publish.media.manifest import Chapter
 from publish.narration.soundtrack import encoding

@@ -31,7 +31,7 @@ from manim import (
 
 from attention_core import Lesson, QuizAnswer, ShareQuiz, Words
 from attention_core import formatting as fmt
-from attention_core.described import meaning
+from attention_core.meaning import meaning
 from scenes import style
 from scenes.base import LessonScene
 from scenes.cards import moves_strip, rows_between, tag, tagged
@@ -44,6 +44,7 @@ from scenes.helpers import (
     math,
     option_cards,
     power,
+    reveal_choice,
     sentence,
     text,
     with_meaning,
@@ -130,22 +131,12 @@ class Step7Answer(ShareAnswer, LessonScene):
         cards = option_cards(list(self.worked.quiz.options), width=WIDTH, height=0.8)
         self.chosen = cards[q.correct].copy()  # as the card will show it, before any move
         self.options = cards.move_to([0, ASKED_Y, 0])
-        right = cards[q.correct]
-        others = [card for i, card in enumerate(cards) if i != q.correct]
-        letter = right[1].original_text
+        letter = cards[q.correct][1].original_text
         caption = self.caption(
             "answer.caption.reveal", letter=letter, option=self.worked.quiz.answer
         )
         with self.beat(caption):
-            # Drawn from the first frame: the cut from the last step never lands on an empty one.
-            self.play(
-                FadeIn(self.heading, shift=DOWN * 0.2),
-                LaggedStart(*(Write(c) for c in cards), lag_ratio=0.15),
-            )
-            self.play(
-                right[0].animate.set_stroke(style.VALUE, width=4).set_fill(style.VALUE, 0.15),
-                *(card.animate.fade(0.7) for card in others),
-            )
+            reveal_choice(self, self.heading, cards, q.correct)
 
     def explain_pull(self) -> None:
         q = self.worked.quiz
@@ -473,7 +464,7 @@ class CountUp(Animation):
     ):
         self.words, self.start, self.end, self.y = words, start, end, y
         # Any frame may say either form. Read both now, drawn or skipped alike: a beat's key
-        # must not depend on whether its frames were drawn (publish.render.beats).
+        # must not depend on whether its frames were drawn (publish.beats).
         self.forms = [words[name] for name in FILLER_FORMS]
         super().__init__(holder, **kwargs)
 

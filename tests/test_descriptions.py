@@ -12,8 +12,15 @@ from manim import FadeIn
 
 from attention_core import Lesson, Words, default_lesson, english, load_lesson
 from attention_core.worked import worked
-from publish.kit.beats import steps_of
-from publish.kit.describe import EXEMPT, Reading, described, descriptions, readable, reading
+from publish.described.descriptions import (
+    EXEMPT,
+    Reading,
+    descriptions,
+    readable,
+    reading,
+    step_descriptions,
+)
+from publish.media.clip_beats import steps_of
 from publish.media.manifest import ClipEntry
 from publish.presets import FULL_NAME
 from scenes import SCENES, LessonScene, helpers, scenes_for
@@ -59,7 +66,7 @@ def test_the_exemptions_are_these_rules_and_these_texts() -> None:
         assert all(n in said for n in re.findall(r"\d+(?:\.\d+)?", text)), text
 
 
-DESCRIBED = {
+READ_OUT = {
     "01_title-01": ["Day 004 · Transformers"],
     "02_big_picture-01": [
         "Attention(Q, K, V) = softmax(Q Kᵀ ÷ √dₖ) V",
@@ -112,7 +119,7 @@ them (the options of the quiz, the bar's shares, the card's numbers beside their
 
 def test_todays_gaps_are_described_and_nothing_else() -> None:
     readings = _readings()
-    for why, expected in (("described", DESCRIBED), ("meant", MEANT)):
+    for why, expected in (("read out", READ_OUT), ("meant", MEANT)):
         found = {beat: [r.text for r in texts if r.why == why] for beat, texts in readings.items()}
         assert {beat: texts for beat, texts in found.items() if texts} == expected, why
 
@@ -122,7 +129,7 @@ def test_nearly_said_text_is_not_described_again_and_the_formula_is_whole() -> N
     whys = {r.text: r.why for r in readings["02_big_picture-02"]}
     assert whys["query: what the current token is looking for"] == "said"  # "the queries: …"
     first = {r.text: r.why for r in readings["02_big_picture-01"]}
-    assert first["Attention(Q, K, V) = softmax(Q Kᵀ ÷ √dₖ) V"] == "described"
+    assert first["Attention(Q, K, V) = softmax(Q Kᵀ ÷ √dₖ) V"] == "read out"
     assert "Attention" not in first  # its name is part of it, not a label apart
 
 
@@ -131,10 +138,10 @@ def test_nearly_said_text_is_not_described_again_and_the_formula_is_whole() -> N
     [
         ("Each value slot stands for one answer.", "Value slots = answers", "said"),
         ("The keys are what each token offers.", "key: what each token offers", "said"),
-        ("It takes about 20 of them.", "It takes about 21 of them", "described"),  # a number
-        ("Score, then normalise.", "Toy setup: one head, no positions", "described"),
+        ("It takes about 20 of them.", "It takes about 21 of them", "read out"),  # a number
+        ("Score, then normalise.", "Toy setup: one head, no positions", "read out"),
         ("The cat sat on the mat.", "the cat sat on the rug", "said"),  # one word in five
-        ("The cat sat on the mat.", "the dog sat on the rug", "described"),  # two
+        ("The cat sat on the mat.", "the dog sat on the rug", "read out"),  # two
     ],
 )
 def test_a_text_counts_as_said_when_all_its_numbers_and_nearly_all_its_words_are(
@@ -155,7 +162,7 @@ def uncovered(
     read = {text for texts in shown for text in texts}
     out = [s.read for moment in probe.moments for s in moment if s.read not in read]
     for i, (texts, beat) in enumerate(zip(shown, readings, strict=True)):
-        kept = [r.text for r in beat if r.why not in ("described", "meant")]
+        kept = [r.text for r in beat if r.why not in ("read out", "meant")]
         heard = " ".join(said[i : i + 2])
         for text in texts:
             plain = readable(text).strip(" ·")
@@ -192,7 +199,7 @@ def test_a_text_in_no_description_is_caught() -> None:
     probe, readings = _covered(SCENES[2])
     said = descriptions(LESSON.words, readings, probe.meant_by_beat())
     caught = uncovered(probe, readings, ["", *said[1:]], LESSON.words)
-    assert [readable(text) for text in caught] == MEANT["03_score-01"] + DESCRIBED["03_score-01"]
+    assert [readable(text) for text in caught] == MEANT["03_score-01"] + READ_OUT["03_score-01"]
 
 
 def test_a_number_a_meaning_does_not_name_is_caught() -> None:
@@ -256,12 +263,14 @@ def test_descriptions_reach_the_track_and_the_transcript_as_prose(rendered: Rend
     clips = [ClipEntry.from_json(clip) for clip in rendered.manifest["clips"]]
     said = 0
     for step in steps_of(folder, clips, write=False):
-        for beat, description in zip(step.beats, described(LESSON.words, step), strict=True):
+        for beat, description in zip(
+            step.beats, step_descriptions(LESSON.words, step), strict=True
+        ):
             if description:
                 said += 1
                 assert description in track
                 assert f"{' '.join(beat.caption.split())} {description}" in text, description
-    assert said == len(DESCRIBED.keys() | MEANT.keys())
+    assert said == len(READ_OUT.keys() | MEANT.keys())
     assert "[" + LESSON.words["page.word.on_screen"] not in text
     assert "The quiz's options: A, 1; B, 3; C, about 20; D, about 400." in text
     assert page.count('kind="descriptions"') == len(SCENES) + 1
@@ -292,7 +301,7 @@ def test_each_text_is_described_whole_and_every_number_named(name: str) -> None:
         for beat, description in zip(readings, said, strict=True):
             for r in beat:
                 assert r.text not in {readable(line) for line in cut}, (scene.slug, r.text)
-                if r.why == "described":  # read out as it is: a sentence or a name
+                if r.why == "read out":  # read out as it is: a sentence or a name
                     assert re.search(r"[^\W\d_]{2,}", r.text), (scene.slug, r.text)
             assert not description or description.endswith((".", "?", ";", "!")), description
         assert uncovered(probe, readings, said, lesson.words) == [], scene.slug

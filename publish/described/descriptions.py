@@ -9,17 +9,17 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from attention_core import Words
-from attention_core.described import Meaning
+from attention_core.meaning import Meaning
 from attention_core.words import kind_of
-from publish.kit.beats import Step
+from publish.media.clip_beats import Step
 
 __all__ = [
     "EXEMPT",
     "Reading",
-    "described",
     "descriptions",
     "readable",
     "reading",
+    "step_descriptions",
     "step_reading",
 ]
 
@@ -35,8 +35,8 @@ EXEMPT = {
 """What may be shown without being said or described, by rule. Everything else the probe
 reads on screen is said in its beat (or the next, which explains what the first brought in)
 or carried by a description: ``meant`` when the scene object that shows it says what it is
-(a :class:`~attention_core.described.Meaning`, said as a sentence naming each of its numbers),
-else ``described``, read out whole."""
+(a :class:`~attention_core.meaning.Meaning`, said as a sentence naming each of its numbers),
+else ``read out``, whole."""
 
 _LATEX = [
     (r"\\rightarrow", "→"),
@@ -70,7 +70,7 @@ def readable(text: str) -> str:
 @dataclass(frozen=True)
 class Reading:
     """One on-screen text of a beat and why a viewer who cannot see it still gets it:
-    ``said``, a rule of :data:`EXEMPT`, or ``described``."""
+    ``said``, a rule of :data:`EXEMPT`, ``meant`` or ``read out``."""
 
     text: str
     why: str
@@ -114,7 +114,7 @@ def reading(
             elif _meaning_of(plain, meant, i) is not None:
                 why = "meant"
             else:
-                why = "described"
+                why = "read out"
             beat.append(Reading(plain, why))
         out.append(beat)
     return out
@@ -215,7 +215,7 @@ def _per_beat(recorded: Sequence[Sequence[T]], beats: Sequence[object]) -> list[
     return padded[: len(beats)]
 
 
-def described(words: Words, step: Step) -> list[str]:
+def step_descriptions(words: Words, step: Step) -> list[str]:
     """Per beat of a step's clip, its description in whole sentences of the lesson's language,
     empty where the beat needs none."""
     meant = _per_beat(step.clip.meant, step.beats)
@@ -242,7 +242,7 @@ def descriptions(
                     break
     out = []
     for beat, meanings in zip(readings, spoken, strict=True):
-        texts = [r.text.strip(" ·") for r in beat if r.why == "described"]
+        texts = [r.text.strip(" ·") for r in beat if r.why == "read out"]
         # a code listing shown, then shown again with its output: described once, in full
         texts = [t for t in texts if not any(o != t and o.startswith(t) for o in texts)]
         sentences = [_ended(m.sentence(words)) for m in meanings]

@@ -24,7 +24,7 @@ from manim import (
 
 from attention_core import Lesson
 from attention_core import formatting as fmt
-from attention_core.described import meaning
+from attention_core.meaning import meaning
 from scenes import style
 from scenes.base import LessonScene
 from scenes.helpers import baseline, fit, meaning_of, paragraph, text

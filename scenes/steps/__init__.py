@@ -1,0 +1,1 @@
+"""The step scenes, one module per step kind, named after it (``attention_core.steps``)."""
