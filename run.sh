@@ -15,6 +15,9 @@ case "${1:-}" in
     .venv/bin/ruff check .
     .venv/bin/mypy
     .venv/bin/mkdocs build --strict --quiet   # docs/ into site/ (ignored by git); a warning fails
+    # the lecture kit's scripts: type-checked, then linted
+    .venv/node_modules/.bin/tsc --noEmit -p tsconfig.json
+    .venv/node_modules/.bin/eslint --max-warnings 0 publish
     exec .venv/bin/python -m pytest "$@"
     ;;
   *)

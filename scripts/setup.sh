@@ -105,3 +105,16 @@ if ! grep -qs "\"version\": \"$SCORM_SCHEMAS\"" "$schemas/package.json"; then
     package/package.json package/LICENSE package/lib/schemas/definitionFiles/scorm12edition
   rm -rf "$packed"
 fi
+
+# The lecture kit's scripts are type-checked and linted (run.sh test): typescript (tsc --noEmit
+# over tsconfig.json, JSDoc types, // @ts-check) and eslint with its recommended rules and the
+# browser's globals (eslint.config.mjs), pinned, from the npm registry, inside .venv/.
+KIT_CHECKERS=(typescript@5.9.3 eslint@10.15.0 @eslint/js@10.0.1 globals@17.14.0)
+for pinned in "${KIT_CHECKERS[@]}"; do
+  name=${pinned%@*}
+  if ! grep -qs "\"version\": \"${pinned##*@}\"" ".venv/node_modules/$name/package.json"; then
+    echo "setup: installing the kit's script checkers into .venv/: ${KIT_CHECKERS[*]}"
+    npm install --silent --no-audit --no-fund --prefix .venv "${KIT_CHECKERS[@]}" >/dev/null
+    break
+  fi
+done

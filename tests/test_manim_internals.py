@@ -57,6 +57,8 @@ PUBLIC_WITH_AN_UNDERSCORE = {
     "_Element": "lxml.etree._Element, lxml's documented element class",
     "_element": "python-pptx's XML element of a shape (pinned 1.0.2): not manim's or the "
     "standard library's, so behind neither door",
+    "_described": "no name: the described video's file name's suffix "
+    "(publish.described.holds.described_name), read as a string",
 }
 """Names that begin with an underscore and that code outside the doors may use, and why."""
 

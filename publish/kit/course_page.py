@@ -12,8 +12,9 @@ from attention_core import Lesson
 from publish.kit import embed
 from publish.kit.direction import direction
 from publish.kit.lecture import WEB_FORMATS
+from publish.kit.templating import inline, render
 from publish.kit.transcript import SCRIPT as TRANSCRIPT_SCRIPT
-from publish.kit.webpage import STYLE_BASE, html_attribute, html_text, page
+from publish.kit.webpage import STYLE_BASE, page
 from publish.media.clip_beats import clock, steps_of
 from publish.media.manifest import Manifest
 
@@ -60,48 +61,17 @@ def course_html(
 ) -> str:
     """The index page, in ``language`` (a BCP 47 tag: the course's, ``Course.page``); ``transcript``
     names each lesson's transcript link in that language."""
-    items = "\n".join(
-        _lesson(number, lesson, transcript, language)
-        for number, lesson in enumerate(lessons, start=1)
+    body = render(
+        "course.html",
+        title=title,
+        language=language,
+        lessons=lessons,
+        transcript=transcript,
+        clock=clock,
+        direction=direction,
     )
-    body = f"<h1>{html_text(title)}</h1>\n<ol class=lessons>\n{items}\n</ol>"
     script = TRANSCRIPT_SCRIPT if any(lesson.player for lesson in lessons) else ""
     return page(title, language, STYLE_BASE + _STYLE + embed.PLAYER_STYLE, body, script)
 
 
-def _lesson(number: int, lesson: LessonLink, transcript: str, page_language: str) -> str:
-    poster = (
-        f'<img src="{html_attribute(lesson.poster)}" alt="" width="320" height="180">'
-        if lesson.poster and not lesson.player  # the player shows the poster itself
-        else ""
-    )
-    said = (
-        f'<a class=transcript href="{html_attribute(lesson.transcript)}">'
-        f"{html_text(transcript)}</a>"
-        if lesson.transcript
-        else ""
-    )
-    # The lesson's own words (its title, series and player) in its language; the link to its
-    # transcript is the page's.
-    own = ""
-    if lesson.language and lesson.language != page_language:
-        own = f' lang="{html_attribute(lesson.language)}" dir="{direction(lesson.language)}"'
-    player = f"<div{own}>{lesson.player}</div>" if own and lesson.player else lesson.player
-    return (
-        f'<li><h2{own}><a href="{html_attribute(lesson.page)}">{poster}'
-        f"<span class=title>{number} · {html_text(lesson.title)}</span></a></h2>"
-        f"<p><span class=muted{own}>{html_text(lesson.series)} · {clock(lesson.duration)}</span> "
-        f"{said}</p>{player}</li>"
-    )
-
-
-_STYLE = """
-body { max-width: 72rem; }
-ol.lessons { list-style: none; padding: 0; display: flex; flex-direction: column; gap: 2rem; }
-ol.lessons > li > h2 { margin-bottom: .1rem; }
-ol.lessons h2 a { color: inherit; display: flex; flex-direction: column; gap: .4rem; }
-ol.lessons img { width: 100%; max-width: 20rem; height: auto; border-radius: 6px;
-  background: #000; }
-ol.lessons p { margin: 0 0 .6rem; }
-ol.lessons a.transcript { color: #1a4fb5; text-decoration: underline; margin-left: .4rem; }
-"""
+_STYLE = inline("course_page.css")

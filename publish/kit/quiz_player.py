@@ -10,17 +10,15 @@ viewing too (``tracking.js``: xAPI statements, and SCORM 1.2 when the page runs 
 
 from __future__ import annotations
 
-import json
-from importlib.resources import files
 from typing import Any
 
 from attention_core import Lesson
 from attention_core.model import Quiz as FillerQuiz
 from attention_core.worked import Quiz, worked
-from publish.kit.webpage import html_attribute
+from publish.kit.templating import render
 from publish.media.manifest import FullEntry
 
-__all__ = ["QUIZ_STYLE", "hook", "quiz_data"]
+__all__ = ["hook", "quiz_data"]
 
 ASKED_BEFORE = "answer"
 """The step kind that opens on the answer: the page asks where it begins, so the viewer picks
@@ -117,46 +115,6 @@ def hook(lesson: Lesson, full: FullEntry, video: str) -> str:
     ``video``; the script alone (tracking the viewing) when the lesson asks no quiz."""
     data = quiz_data(lesson, full, video)
     settings = data or {"video": video, "title": lesson.title, "length": full.duration}
-    form = "" if data is None else _form(video)
-    code = _source("tracking.js") + _source("quiz_player.js")
-    # "</" would end the script element early: JSON allows the slash escaped.
-    given = json.dumps(settings, ensure_ascii=False).replace("</", "<\\/")
-    return f"{form}<script>(function (settings) {{\n{code}\n}})({given});</script>"
+    return render("quiz.html", asks=data is not None, settings=settings)
 
 
-def _form(video: str) -> str:
-    """The empty form: the script fills in the legend, options and explanation from the data
-    (one source for each text), and reveals it when the video reaches the question."""
-    name = html_attribute(f"{video}-quiz")
-    return (
-        f'<form class=quiz id="{name}" hidden>'
-        "<fieldset><legend></legend><div class=options></div>"
-        f"<button type=submit class=check></button></fieldset>"
-        f"<div class=result role=status aria-live=polite></div>"
-        f"<button type=button class=continue hidden></button></form>"
-    )
-
-
-def _source(name: str) -> str:
-    return files("publish.kit").joinpath(name).read_text("utf-8")
-
-
-QUIZ_STYLE = """
-@media (min-width: 50rem) {  /* the form right under the video, the transcript beside both */
-  .player:has(> form.quiz) { grid-template-rows: auto 1fr; }
-  .player:has(> form.quiz) > .transcript { grid-row: span 2; }
-}
-form.quiz { grid-column: 1; }
-form.quiz legend strong { display: block; }
-form.quiz { max-width: 854px; margin: 0; padding: .8rem 1rem; border: 2px solid #3553a8;
-  border-radius: 6px; background: #f6f7fc; }
-form.quiz fieldset { border: 0; margin: 0; padding: 0; }
-form.quiz legend { font-weight: 600; padding: 0; margin-bottom: .4rem; }
-form.quiz label { display: block; padding: .2rem 0; cursor: pointer; }
-form.quiz button { font: inherit; padding: .3rem .9rem; border-radius: 5px; margin-top: .5rem;
-  border: 1px solid #3553a8; background: #fff; color: #1d1f2b; cursor: pointer; }
-form.quiz .result p { margin: .4rem 0; }
-form.quiz .result .verdict { font-weight: 700; }
-form.quiz .result .picked { font-weight: 700; }
-"""
-"""What the quiz's form needs of a page's style."""

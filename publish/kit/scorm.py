@@ -21,7 +21,8 @@ from lxml.builder import ElementMaker
 
 from attention_core import Lesson
 from publish.kit import embed, transcript
-from publish.kit.webpage import STYLE_BASE, html_attribute, html_text, page
+from publish.kit.templating import Markup, render, static
+from publish.kit.webpage import STYLE_BASE, page
 from publish.media.clip_beats import Step
 from publish.media.files import replacing
 from publish.media.manifest import FullEntry
@@ -143,12 +144,12 @@ def package_html(
     """The SCO's page: the whole lesson's player with its transcript and quiz, and the
     transcript's own page linked (the kit's other files are not in the package)."""
     words = lesson.words
-    about = words["page.line.transcript_html"]
-    body = (
-        f"<h1>{html_text(lesson.title)}</h1>"
-        f"{embed.player(lesson, steps, full, mime, folder)}"
-        f'<p><a href="{html_attribute(transcript.HTML_NAME)}">'
-        f"{html_text(transcript.HTML_NAME)}</a>: {html_text(about)}</p>"
+    body = render(
+        "scorm.html",
+        title=lesson.title,
+        player=Markup(embed.player(lesson, steps, full, mime, folder)),
+        transcript=transcript.HTML_NAME,
+        about=words["page.line.transcript_html"],
     )
-    style = STYLE_BASE + "body { max-width: 60rem; }" + embed.PLAYER_STYLE
+    style = STYLE_BASE + static("scorm.css").rstrip("\n") + embed.PLAYER_STYLE
     return page(lesson.title, words["common.word.language"], style, body, transcript.SCRIPT)

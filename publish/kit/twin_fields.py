@@ -13,8 +13,7 @@ from collections.abc import Sequence
 from attention_core import Lesson
 from attention_core import formatting as fmt
 from attention_core.model import Quiz as FillerQuiz
-from publish.kit.twin_layout import table
-from publish.kit.webpage import html_attribute, html_text
+from publish.kit.templating import render
 
 __all__ = ["fields"]
 
@@ -22,8 +21,9 @@ __all__ = ["fields"]
 def fields(lesson: Lesson) -> str:
     """A field per input number, each named by its role (``data-input``) and place."""
     words = lesson.words
-    legend = words["page.word.inputs"]
-    rows: list[str] = []
+    rows: list[dict[str, object]] = []
+    matrices: list[dict[str, object]] | None = None
+    numbers: list[dict[str, object]] = []
     if lesson.heads:
         rows += [
             _vector_row(lesson, "embedding", t, tok.embedding or ())
@@ -36,39 +36,39 @@ def fields(lesson: Lesson) -> str:
         ]
         if lesson.w_o is not None:
             matrices.append(_matrix_fields(lesson, "w_o", None, lesson.w_o))
-        return _fieldset(
-            legend, table(["", words["handout.word.embedding"]], rows) + "".join(matrices)
-        )
-    if not lesson.asks:
-        rows.append(_vector_row(lesson, "query", None, lesson.query))
-    for t, tok in enumerate(lesson.tokens):
-        if tok.query is not None:
-            rows.append(_vector_row(lesson, "query", t, tok.query))
-        rows += [_vector_row(lesson, "key", t, tok.key), _vector_row(lesson, "value", t, tok.value)]
-    if lesson.rival is not None:
-        rows += [
-            _vector_row(lesson, "key", "rival", lesson.rival.key),
-            _vector_row(lesson, "value", "rival", lesson.rival.value),
-        ]
-    quiz = ""
-    if isinstance(lesson.quiz, FillerQuiz):
-        quiz = table(
-            [],
-            [
-                _number_row(lesson, "filler_score", "page.word.filler", lesson.quiz.filler_score),
-                _number_row(
+    else:
+        if not lesson.asks:
+            rows.append(_vector_row(lesson, "query", None, lesson.query))
+        for t, tok in enumerate(lesson.tokens):
+            if tok.query is not None:
+                rows.append(_vector_row(lesson, "query", t, tok.query))
+            rows += [
+                _vector_row(lesson, "key", t, tok.key),
+                _vector_row(lesson, "value", t, tok.value),
+            ]
+        if lesson.rival is not None:
+            rows += [
+                _vector_row(lesson, "key", "rival", lesson.rival.key),
+                _vector_row(lesson, "value", "rival", lesson.rival.value),
+            ]
+        if isinstance(lesson.quiz, FillerQuiz):
+            numbers = [
+                _number(lesson, "filler_score", "page.word.filler", lesson.quiz.filler_score),
+                _number(
                     lesson,
                     "bonus_filler_score",
                     "page.word.bonus_filler",
                     lesson.quiz.bonus_filler_score,
                 ),
-            ],
-        )
-    return _fieldset(legend, table([], rows) + quiz)
-
-
-def _fieldset(legend: str, inner: str) -> str:
-    return f"<fieldset><legend>{html_text(legend)}</legend>{inner}</fieldset>"
+            ]
+    return render(
+        "twin_fields.html",
+        legend=words["page.word.inputs"],
+        words=words,
+        rows=rows,
+        matrices=matrices,
+        numbers=numbers,
+    )
 
 
 def _who(lesson: Lesson, token: object) -> str:
@@ -79,47 +79,36 @@ def _who(lesson: Lesson, token: object) -> str:
     return ""
 
 
-def _vector_row(lesson: Lesson, role: str, token: object, entries: Sequence[float]) -> str:
+def _vector_row(
+    lesson: Lesson, role: str, token: object, entries: Sequence[float]
+) -> dict[str, object]:
     name = lesson.words[f"handout.word.{role}"]
     who = _who(lesson, token)
-    label = f"{name} · {who}" if who else name
-    at = "" if token is None else f' data-token="{html_attribute(str(token))}"'
-    cells = "".join(
-        f"<td>{_input(f'{label} · {i + 1}', f'data-input={role}{at} data-index={i}', x)}</td>"
-        for i, x in enumerate(entries)
-    )
-    return f"<tr><th scope=row>{html_text(label)}</th>{cells}</tr>"
+    return {
+        "label": f"{name} · {who}" if who else name,
+        "role": role,
+        "token": None if token is None else str(token),
+        "entries": [_shown(x) for x in entries],
+    }
 
 
-def _number_row(lesson: Lesson, role: str, entry: str, x: float) -> str:
-    label = lesson.words[entry]
-    field = _input(label, f"data-input={role} data-index=0", x)
-    return f"<tr><th scope=row>{html_text(label)}</th><td>{field}</td></tr>"
+def _number(lesson: Lesson, role: str, entry: str, x: float) -> dict[str, object]:
+    return {"label": lesson.words[entry], "role": role, "value": _shown(x)}
 
 
 def _matrix_fields(
     lesson: Lesson, role: str, head: int | None, matrix: Sequence[Sequence[float]]
-) -> str:
+) -> dict[str, object]:
     title = f"W{role[2:].upper()}"
     if head is not None:
         title = f"{lesson.words.say('handout.heading.head', number=fmt.number(head + 1))} · {title}"
-    at = "" if head is None else f' data-head="{head}"'
-    width = len(matrix[0])
-
-    def field(r: int, c: int, x: float) -> str:
-        where = f"data-input={role}{at} data-row={r} data-col={c} data-index={r * width + c}"
-        return f"<td>{_input(f'{title} · {r + 1} · {c + 1}', where, x)}</td>"
-
-    rows = "".join(
-        "<tr>" + "".join(field(r, c, x) for c, x in enumerate(line)) + "</tr>"
-        for r, line in enumerate(matrix)
-    )
-    return f"<table><caption>{html_text(title)}</caption>{rows}</table>"
+    return {
+        "title": title,
+        "role": role,
+        "head": head,
+        "rows": [[_shown(x) for x in line] for line in matrix],
+    }
 
 
-def _input(label: str, attributes: str, x: float) -> str:
-    shown = fmt.number(x)  # a lesson's numbers have at most two places: exact
-    return (
-        f'<input type=number step=any inputmode=decimal value="{shown}" '
-        f'aria-label="{html_attribute(label)}" {attributes}>'
-    )
+def _shown(x: float) -> str:
+    return fmt.number(x)  # a lesson's numbers have at most two places: exact

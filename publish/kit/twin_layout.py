@@ -17,8 +17,9 @@ from attention_core.steps import KINDS
 from attention_core.twin_spec import AXES, Choices, EachHead, Line, Number, Part, Table, Terms
 from attention_core.worked import Worked, worked
 from publish.kit import twin_numbers
+from publish.kit.templating import Markup, macros
 from publish.kit.twin_numbers import Key, Shown, key
-from publish.kit.webpage import html_attribute, html_text
+from publish.kit.webpage import html_text
 
 __all__ = ["row", "section", "table", "title"]
 
@@ -39,26 +40,30 @@ def _n(
 ) -> str:
     """One number, carrying its key (``data-quantity`` and where it sits)."""
     k = key(quantity, token, head, row, col)
-    attributes = f'data-quantity="{quantity}"'
-    for name, value in zip(("token", "head", "row", "col"), k[1:], strict=True):
-        if value != "":
-            attributes += f' data-{name}="{html_attribute(value)}"'
-    return f"<span {attributes}>{html_text(shown[k])}</span>"
+    places = [
+        (name, value)
+        for name, value in zip(("token", "head", "row", "col"), k[1:], strict=True)
+        if value != ""
+    ]
+    return _html("span", quantity, places, shown[k])
 
 
 def table(header: Sequence[str], rows: Sequence[str], caption: str = "") -> str:
     """A table of ``rows`` (:func:`row`), its column headings and caption escaped."""
-    head = "".join(f"<th scope=col>{html_text(h)}</th>" for h in header)
-    top = f"<caption>{html_text(caption)}</caption>" if caption else ""
-    thead = f"<thead><tr>{head}</tr></thead>" if header else ""
-    return f"<table>{top}{thead}<tbody>{''.join(rows)}</tbody></table>"
+    return _html("table", header, Markup("".join(rows)), caption)
 
 
 def row(label: str, *cells: str) -> str:
     """A row named by ``label`` (escaped), its cells HTML as given."""
-    return (
-        f"<tr><th scope=row>{html_text(label)}</th>{''.join(f'<td>{c}</td>' for c in cells)}</tr>"
-    )
+    return _html("row", label, [Markup(cell) for cell in cells])
+
+
+_PARTS = macros("twin_parts.html")
+
+
+def _html(part: str, *values: object) -> str:
+    """The macro ``part`` of ``templates/twin_parts.html`` filled in: its HTML."""
+    return str(getattr(_PARTS, part)(*values))
 
 
 def title(lesson: Lesson, place: int, kind: str, shown: Shown | None) -> str:
@@ -96,7 +101,7 @@ def _part(w: Worked, part: Part, shown: Shown, head: str = "") -> str:
         parts = []
         for h, work in enumerate(w.heads):
             if part.heading:
-                parts.append(f"<h4>{html_text(words.say(part.heading, number=work.number))}</h4>")
+                parts.append(_html("heading", words.say(part.heading, number=work.number)))
             parts += [_table(w, table, shown, str(h), work.number) for table in part.parts]
         return "".join(parts)
     if isinstance(part, Table):
@@ -106,22 +111,16 @@ def _part(w: Worked, part: Part, shown: Shown, head: str = "") -> str:
         if k is None:
             return ""
         if part.symbol:
-            return f"<p>{html_text(part.symbol)} = {_span(shown, k)}</p>"
-        return f"<p>{html_text(words[part.said])}: <b>{_span(shown, k)}</b></p>"
+            return _html("line", part.symbol, Markup(_span(shown, k)))
+        return _html("said", words[part.said], Markup(_span(shown, k)))
     if isinstance(part, Terms):
         found = [(n, _find(w, n, {})) for n in part.numbers]
-        listed = "".join(
-            f"<dt>{html_text(_label(w, n))}</dt><dd>{_span(shown, k)}</dd>"
-            for n, k in found
-            if k is not None
-        )
-        return f"<dl>{listed}</dl>" if listed else ""
+        listed = [(_label(w, n), Markup(_span(shown, k))) for n, k in found if k is not None]
+        return _html("terms", listed)
     assert isinstance(part, Choices)
     places = _places(w, part.number, "col", {})
-    options = "".join(
-        f"<li>{chr(ord('A') + int(c))}: {_span(shown, k)}</li>" for c, k in places.items()
-    )
-    return f"<p>{html_text(words[part.said])}</p><ul>{options}</ul>" if options else ""
+    options = [(chr(ord("A") + int(c)), Markup(_span(shown, k))) for c, k in places.items()]
+    return _html("choices", words[part.said], options)
 
 
 def _table(w: Worked, t: Table, shown: Shown, head: str = "", number: str = "") -> str:

@@ -1,3 +1,4 @@
+// @ts-check
 // The lesson's twin: attention_core's maths and formatting, in the browser.
 //
 // Written from attention_core (maths.py, matrix.py, heads.py, sums.py, worked*.py) so that
@@ -7,12 +8,53 @@
 // never by a copy of them. tests/test_twin.py proves it on random lessons in Chromium.
 "use strict";
 
+/* exported Twin -- twin_mount.js and twin_follow.js use it, after it on the page */
+
+/** @typedef {number[]} Vector */
+/** @typedef {number[][]} Matrix */
+/**
+ * One entry of attention_core.formatting.RULES.
+ * @typedef {{ places: number, scale: number, significant: number, trim: boolean, bare: boolean,
+ *   brackets: boolean, suffix: string, masked: string | null, zero: string | null }} Rule
+ */
+/** @typedef {{ key: Vector, value: Vector, query: Vector | null, embedding: Vector | null }} Token */
+/** @typedef {{ w_q: Matrix, w_k: Matrix, w_v: Matrix }} Head */
+/**
+ * The lesson's inputs, as twin.py's data() writes them.
+ * @typedef {object} Inputs
+ * @property {string[]} steps
+ * @property {boolean} written_query
+ * @property {Vector} query
+ * @property {Token[]} tokens
+ * @property {{ key: Vector, value: Vector } | null} rival
+ * @property {{ filler_score: number, bonus_filler_score: number }
+ *   | { asker: number, to: number, head: number | null } | null} quiz
+ * @property {string | null} mask
+ * @property {Head[]} heads
+ * @property {Matrix | null} w_o
+ */
+/** @typedef {{ about: string, invalid: string }} TwinWords */
+/**
+ * One number a kind's twin spec names (attention_core.twin_spec.Number): its source, its
+ * rule, and the axes it runs over.
+ * @typedef {{ quantity: string, source: string, rule: string, over: string[], label: string[],
+ *   roughly: boolean }} SpecNumber
+ */
+/**
+ * @typedef {{ lesson: Inputs, kinds: Record<string, SpecNumber[]>, rules: Record<string, Rule>,
+ *   words: TwinWords }} TwinData
+ */
+/** @typedef {{ token?: number | string, head?: number | string, row?: number | string, col?: number | string }} Place */
+
 const Twin = (() => {
   // --- exact arithmetic: what Python's fsum, round() and f"{x:.2f}" do ---------------------
 
   const view = new DataView(new ArrayBuffer(8));
 
-  /** A finite double as sign × mantissa × 2^exponent, the mantissa a BigInt. */
+  /**
+   * A finite double as sign × mantissa × 2^exponent, the mantissa a BigInt.
+   * @param {number} x
+   */
   function parts(x) {
     view.setFloat64(0, x);
     const high = view.getUint32(0);
@@ -24,7 +66,11 @@ const Twin = (() => {
     return { negative: high >>> 31 === 1, mantissa, exponent };
   }
 
-  /** The exact sum of finite doubles, rounded once, half to even: Python's math.fsum. */
+  /**
+   * The exact sum of finite doubles, rounded once, half to even: Python's math.fsum.
+   * @param {number[]} terms
+   * @returns {number}
+   */
   function exactSum(terms) {
     const split = terms.filter((x) => x !== 0).map(parts);
     if (!split.length) return 0;
@@ -50,7 +96,12 @@ const Twin = (() => {
     return negative ? -value : value;
   }
 
-  /** x to `places` decimals on its exact binary value, ties to even (Python's f"{x:.Nf}"). */
+  /**
+   * x to `places` decimals on its exact binary value, ties to even (Python's f"{x:.Nf}").
+   * @param {number} x
+   * @param {number} places
+   * @returns {string}
+   */
   function exactFixed(x, places) {
     const doubled = x * 2 ** (places + 1); // exact: a power of two
     if (Number.isInteger(doubled) && Math.abs(doubled) % 2 === 1) {
@@ -65,7 +116,11 @@ const Twin = (() => {
     return x.toFixed(places); // exact on the binary value otherwise (ECMA-262 Number.prototype.toFixed)
   }
 
-  /** Python's round(x, digits): the correctly rounded decimal, ties to even. */
+  /**
+   * Python's round(x, digits): the correctly rounded decimal, ties to even.
+   * @param {number} x
+   * @param {number} digits
+   */
   function roundTo(x, digits) {
     if (digits >= 0) return Number(exactFixed(x, digits));
     const unit = 10n ** BigInt(-digits);
@@ -81,13 +136,22 @@ const Twin = (() => {
     return x < 0 ? -rounded : rounded;
   }
 
-  /** Fixed-point text with no "-0.00", as attention_core.formatting._fixed. */
+  /**
+   * Fixed-point text with no "-0.00", as attention_core.formatting._fixed.
+   * @param {number} x
+   * @param {number} places
+   */
   function fixed(x, places) {
     const text = exactFixed(x, places);
     return text.startsWith("-") && Number(text) === 0 ? text.slice(1) : text;
   }
 
-  /** x as `rule` (one entry of attention_core.formatting.RULES) writes it. */
+  /**
+   * x as `rule` (one entry of attention_core.formatting.RULES) writes it.
+   * @param {Rule} rule
+   * @param {number} x
+   * @returns {string}
+   */
   function format(rule, x) {
     if (rule.masked !== null && x === -Infinity) return rule.masked;
     if (rule.zero !== null && x === 0) return rule.zero;
@@ -103,23 +167,40 @@ const Twin = (() => {
 
   // --- the maths, as attention_core works it -----------------------------------------------
 
-  /** numpy's rint: to the nearest whole number, ties to even. */
+  /**
+   * numpy's rint: to the nearest whole number, ties to even.
+   * @param {number} y
+   */
   function rint(y) {
     const r = Math.round(y);
     return Math.abs(y % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
   }
 
-  /** matrix.project: x·W, rounded to two places as numpy's round does (x·100, rint, ÷100). */
+  /**
+   * matrix.project: x·W, rounded to two places as numpy's round does (x·100, rint, ÷100).
+   * @param {Vector} x
+   * @param {Matrix} w
+   * @returns {Vector}
+   */
   function project(x, w) {
     return times([x], w)[0].map((entry) => rint(entry * 100) / 100 + 0);
   }
 
-  /** sums.times: each entry the exact sum of its rounded products. */
+  /**
+   * sums.times: each entry the exact sum of its rounded products.
+   * @param {Matrix} a
+   * @param {Matrix} b
+   * @returns {Matrix}
+   */
   function times(a, b) {
     return a.map((row) => b[0].map((_, c) => exactSum(row.map((x, k) => x * b[k][c]))));
   }
 
-  /** maths.softmax: shares adding up to 1, the top score subtracted first (−∞ gets 0). */
+  /**
+   * maths.softmax: shares adding up to 1, the top score subtracted first (−∞ gets 0).
+   * @param {Vector} scores
+   * @returns {Vector}
+   */
   function softmax(scores) {
     const top = Math.max(...scores);
     const shifted = scores.map((s) => Math.exp(s - top));
@@ -127,7 +208,12 @@ const Twin = (() => {
     return shifted.map((p) => p / total);
   }
 
-  /** maths.attend: one query over keys and values. */
+  /**
+   * maths.attend: one query over keys and values.
+   * @param {Vector} query
+   * @param {Vector[]} keys
+   * @param {Vector[]} values
+   */
   function attend(query, keys, values) {
     const root = Math.sqrt(query.length);
     const products = keys.map((k) => k.map((x, i) => x * query[i]));
@@ -147,7 +233,13 @@ const Twin = (() => {
     };
   }
 
-  /** matrix.attend_all: every query over every key, the causal mask applied if asked. */
+  /**
+   * matrix.attend_all: every query over every key, the causal mask applied if asked.
+   * @param {Vector[]} queries
+   * @param {Vector[]} keys
+   * @param {Vector[]} values
+   * @param {string | null} mask
+   */
   function attendAll(queries, keys, values, mask) {
     const root = Math.sqrt(queries[0].length);
     const hidden = queries.map((_, i) => keys.map((_, j) => mask === "causal" && j > i));
@@ -168,7 +260,10 @@ const Twin = (() => {
 
   /** The lesson as attention_core.lesson builds it from the inputs: in a heads lesson each
    * token's query, key and value projected through the first head; the one query written,
-   * or else the newest token's own. */
+   * or else the newest token's own.
+   * @param {Inputs} inputs
+   * @returns {Inputs}
+   */
   function derived(inputs) {
     const first = inputs.heads[0];
     const tokens = inputs.tokens.map((t) =>
@@ -187,12 +282,22 @@ const Twin = (() => {
 
   // --- the sources a kind's twin spec names, and the numbers each step shows by key --------
 
+  /**
+   * @param {string} quantity
+   * @param {Place} [at]
+   */
   function key(quantity, at = {}) {
     return [quantity, at.token ?? "", at.head ?? "", at.row ?? "", at.col ?? ""].join("|");
   }
 
-  /** A value computed when first asked for, then kept. */
+  /**
+   * A value computed when first asked for, then kept.
+   * @template T
+   * @param {() => T} make
+   * @returns {() => T}
+   */
   function lazy(make) {
+    /** @type {T} */
     let made;
     let done = false;
     return () => {
@@ -203,7 +308,10 @@ const Twin = (() => {
 
   /** Every source of attention_core.twin_spec.SOURCES, by name, each computed when first read:
    * the numbers twin_numbers.py reads from attention_core.worked, or null where the lesson has
-   * none (no rival, no heads). A nested array by place, or an object by key ("rival", a head). */
+   * none (no rival, no heads). A nested array by place, or an object by key ("rival", a head).
+   * @param {Inputs} lesson
+   * @returns {Record<string, () => Nested | null>}
+   */
   function sources(lesson) {
     const n = lesson.tokens.length;
     const keys = lesson.tokens.map((t) => t.key);
@@ -241,20 +349,27 @@ const Twin = (() => {
       return { on, head: heads().length ? quiz.head : "", i: quiz.asker, to: quiz.to };
     });
 
+    /** @typedef {ReturnType<typeof attendAll>} Grid */
+    /** @type {(read: (a: ReturnType<typeof attend>) => Nested) => () => Nested | null} */
     const ifRival = (read) => () => (lesson.rival ? read(after()) : null);
+    /** @type {(read: (q: ReturnType<typeof filler>) => Nested) => () => Nested | null} */
     const ifFiller = (read) => () => (filler() ? read(filler()) : null);
+    /** @type {(read: (a: Grid, i: number, to: number) => Nested) => () => Nested | null} */
     const asked = (read) => () => {
       const s = share();
       return s && { [s.head]: read(s.on, s.i, s.to) };
     };
+    /** @type {(read: (hs: ReturnType<typeof heads>) => Nested) => () => Nested | null} */
     const ifHeads = (read) => () => (lesson.heads.length ? read(heads()) : null);
+    /** @type {(name: string, which: () => Grid | null) => Record<string, () => Nested | null>} */
     const gridSources = (name, which) =>
       Object.fromEntries(
         ["dots", "scores", "pulls", "weights", "outputs", "totals"].map((field) => [
           `${name}.${field}`,
-          () => which()?.[field] ?? null,
+          () => which()?.[/** @type {keyof Grid} */ (field)] ?? null,
         ]),
       );
+    /** @type {(xs: number[]) => Record<string, number>} */
     const withRival = (xs) => Object.fromEntries(xs.map((x, t) => [t === n ? "rival" : t, x]));
     return {
       "one.root_d_k": () => before().root,
@@ -297,24 +412,43 @@ const Twin = (() => {
     };
   }
 
-  /** Each number of a nested value (arrays by place, objects by key) with its places. */
+  /**
+   * Each number of a nested value (arrays by place, objects by key) with its places.
+   * @param {Nested} value
+   * @param {number} depth
+   * @param {(number | string)[]} at
+   * @param {(at: (number | string)[], x: number) => void} each
+   * @returns {void}
+   */
   function places(value, depth, at, each) {
-    if (depth === 0) return each(at, value);
+    if (depth === 0) return each(at, /** @type {number} */ (value));
+    /** @type {[number | string, Nested][]} */
     const entries = Array.isArray(value) ? value.map((inner, place) => [place, inner]) : Object.entries(value);
     for (const [place, inner] of entries) places(inner, depth - 1, [...at, place], each);
   }
 
   /** A number in the words' "about {count}" unless the rule's text is the number exactly
-   * (formatting.option). */
+   * (formatting.option).
+   * @param {Rule} rule
+   * @param {number} x
+   * @param {TwinWords} words
+   */
   function roughly(rule, x, words) {
     const rough = format(rule, x);
     return Number(rough) === x ? rough : words.about.replace("{count}", rough);
   }
 
   /** Every number each kind shows, by key: the sources its twin spec (`kinds`, by kind) names,
-   * each set in its rule. */
+   * each set in its rule.
+   * @param {Inputs} inputs
+   * @param {Record<string, Rule>} rules
+   * @param {TwinWords} words
+   * @param {Record<string, SpecNumber[]>} kinds
+   * @returns {Record<string, Map<string, string>>}
+   */
   function numbers(inputs, rules, words, kinds) {
     const source = sources(derived(inputs));
+    /** @type {Record<string, Map<string, string>>} */
     const byKind = {};
     for (const [kind, listed] of Object.entries(kinds)) {
       const shown = (byKind[kind] = new Map());
@@ -333,11 +467,17 @@ const Twin = (() => {
 
   // --- the panel: inputs in, every shown number out ------------------------------------------
 
-  /** The inputs with the page's fields written into them; null while a field holds no number. */
+  /**
+   * The inputs with the page's fields written into them; null while a field holds no number.
+   * @param {HTMLElement} panel
+   * @param {Inputs} lesson
+   * @returns {Inputs | null}
+   */
   function read(panel, lesson) {
+    /** @type {any} the inputs, written by the fields' roles */
     const inputs = structuredClone(lesson);
     let complete = true;
-    for (const field of panel.querySelectorAll("[data-input]")) {
+    for (const field of /** @type {NodeListOf<HTMLInputElement>} */ (panel.querySelectorAll("[data-input]"))) {
       const value = field.value.trim() === "" ? NaN : Number(field.value);
       const ok = Number.isFinite(value);
       field.setAttribute("aria-invalid", String(!ok));
@@ -355,6 +495,11 @@ const Twin = (() => {
     return complete ? inputs : null;
   }
 
+  /**
+   * @param {HTMLElement} panel
+   * @param {Inputs} inputs
+   * @param {TwinData} data
+   */
   function show(panel, inputs, data) {
     const byKind = numbers(inputs, data.rules, data.words, data.kinds);
     for (const section of panel.querySelectorAll("[data-kind]")) {
@@ -367,13 +512,19 @@ const Twin = (() => {
     }
   }
 
-  /** Every field back to the lesson's own number: the value the page was written with. */
+  /**
+   * Every field back to the lesson's own number: the value the page was written with.
+   * @param {HTMLElement} panel
+   */
   function restore(panel) {
-    for (const field of panel.querySelectorAll("[data-input]")) field.value = field.defaultValue;
+    for (const field of /** @type {NodeListOf<HTMLInputElement>} */ (panel.querySelectorAll("[data-input]"))) field.value = field.defaultValue;
   }
 
   /** Wire a panel: `data` is the JSON twin.py writes (the lesson's inputs, its kinds' twin
-   * specs, RULES, words). */
+   * specs, RULES, words).
+   * @param {HTMLElement} panel
+   * @param {TwinData} data
+   */
   function mount(panel, data) {
     const status = panel.querySelector("[data-twin-status]");
     const update = () => {
@@ -386,14 +537,18 @@ const Twin = (() => {
       restore(panel);
       update();
     });
-    const picker = panel.querySelector("[data-twin-picker]");
+    const picker = /** @type {HTMLSelectElement | null} */ (panel.querySelector("[data-twin-picker]"));
     if (picker) {
       picker.addEventListener("change", () => showStep(panel, Number(picker.value)));
     }
     update();
   }
 
-  /** Show step `place` (from 0) of the panel's steps, hide the others. */
+  /**
+   * Show step `place` (from 0) of the panel's steps, hide the others.
+   * @param {HTMLElement} panel
+   * @param {number} place
+   */
   function showStep(panel, place) {
     for (const section of panel.querySelectorAll("[data-kind]")) {
       section.hidden = Number(section.dataset.step) !== place;

@@ -1,3 +1,4 @@
+// @ts-check
 // The quick check inside the video: inlined by publish/kit/quiz_player.py after tracking.js,
 // in the same function, whose `settings` holds every text and number (made by Python from the
 // worked lesson and the words). When the video, playing, reaches `settings.at`, it pauses and
@@ -6,10 +7,19 @@
 // past the moment is asked when the video ends (an LMS counts the lesson done only once it is
 // answered). ?quiz=off: never asks.
 
+/* global settings, tracker, video, query -- tracking.js's, in the same function */
+
 const form = document.getElementById(`${settings.video}-quiz`);
 const asking = Boolean(form && settings.options) && query.get("quiz") !== "off";
 tracker.quizAsked = asking;
 
+/**
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {string} [text]
+ * @param {string} [className]
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 function element(tag, text, className) {
   const made = document.createElement(tag);
   if (text !== undefined) made.textContent = text;
@@ -30,7 +40,7 @@ if (asking) {
     box.append(label);
     return radio;
   });
-  const check = form.querySelector("button.check");
+  const check = /** @type {HTMLButtonElement} */ (form.querySelector("button.check"));
   check.textContent = settings.check;
   const result = form.querySelector(".result");
   const onward = form.querySelector("button.continue");

@@ -1,3 +1,4 @@
+// @ts-check
 // The viewing, tracked: xAPI statements after the xAPI Video Profile, and SCORM 1.2 when the
 // page runs inside an LMS. Inlined by publish/kit/quiz_player.py into
 // (function (settings) { ... })(data), once per player; quiz_player.js follows it and calls
@@ -23,7 +24,9 @@
 // LMS launch passes it, "Basic ..."); ?actor= (JSON) names the learner, as in an xAPI launch.
 // Without ?xapi= (or when a POST fails) they are appended to localStorage["attention-by-hand.xapi"].
 
-const video = document.getElementById(settings.video);
+/* global settings -- the function tracking.js runs in is given them (templates/quiz.html) */
+
+const video = /** @type {KitVideo} */ (document.getElementById(settings.video));
 const query = new URLSearchParams(location.search);
 const PROFILE = "https://w3id.org/xapi/video";
 const VERBS = {
@@ -35,8 +38,8 @@ const VERBS = {
   answered: "http://adlnet.gov/expapi/verbs/answered",
 };
 const STORE = "attention-by-hand.xapi";
-const seconds = (t) => Math.round(t * 1000) / 1000;
-const extension = (name) => `${PROFILE}/extensions/${name}`;
+const seconds = (/** @type {number} */ t) => Math.round(t * 1000) / 1000;
+const extension = (/** @type {string} */ name) => `${PROFILE}/extensions/${name}`;
 
 function uuid() {
   if (crypto.randomUUID) return crypto.randomUUID();
@@ -49,6 +52,7 @@ function uuid() {
 
 const session = uuid();
 const activity = query.get("activity") || `${location.href.split(/[?#]/)[0]}#${settings.video}`;
+/** @type {object | null} */
 let actor = null;
 try {
   actor = JSON.parse(query.get("actor"));
@@ -68,11 +72,14 @@ const videoObject = {
 };
 
 const length = () => seconds(Number.isFinite(video.duration) ? video.duration : settings.length);
+/** @type {[number, number][]} */
 const segments = [];
+/** @type {number | null} */
 let from = null;
 let last = 0;
 const startedAt = Date.now();
 
+/** @param {number} t */
 function closeSegment(t) {
   if (from !== null && t > from) segments.push([from, t]);
   from = null;
@@ -94,6 +101,7 @@ function progress() {
   return seconds(Math.min(1, played / length()));
 }
 
+/** @param {object} statement */
 function keep(statement) {
   try {
     const kept = JSON.parse(localStorage.getItem(STORE) || "[]");
@@ -105,9 +113,11 @@ function keep(statement) {
 const endpoint = query.get("xapi");
 let sending = Promise.resolve();
 
+/** @param {object} statement */
 function send(statement) {
   if (!endpoint) return keep(statement);
   const url = /\/statements\/?$/.test(endpoint) ? endpoint : endpoint.replace(/\/?$/, "/statements");
+  /** @type {Record<string, string>} */
   const headers = {
     "Content-Type": "application/json",
     "X-Experience-API-Version": "1.0.3",
@@ -122,13 +132,26 @@ function send(statement) {
     .catch(() => keep(statement));
 }
 
+/**
+ * @typedef {object} Emitted
+ * @property {object} [result]
+ * @property {Record<string, unknown>} [extensions]
+ * @property {object} [object]
+ * @property {boolean} [parent]
+ */
+/**
+ * @param {keyof typeof VERBS} verb
+ * @param {Emitted} [emitted]
+ */
 function emit(verb, { result, extensions, object, parent } = {}) {
+  /** @type {{ language: string, contextActivities: Record<string, object[]>, extensions: object }} */
   const context = {
     language,
     contextActivities: { category: [{ id: PROFILE, definition: { type: "http://adlnet.gov/expapi/activities/profile" } }] },
     extensions: { [extension("session-id")]: session, ...extensions },
   };
   if (parent) context.contextActivities.parent = [{ id: activity, objectType: "Activity" }];
+  /** @type {Record<string, unknown>} */
   const statement = {
     id: uuid(),
     actor,
@@ -141,6 +164,7 @@ function emit(verb, { result, extensions, object, parent } = {}) {
   send(statement);
 }
 
+/** @param {Record<string, unknown>} values */
 function ext(values) {
   return Object.fromEntries(Object.entries(values).map(([k, v]) => [extension(k), v]));
 }
@@ -178,6 +202,7 @@ video.addEventListener("pause", () => {
     extensions: ext({ length: length() }),
   });
 });
+/** @type {number | null} */
 let seekFrom = null;
 video.addEventListener("seeking", () => {
   if (seekFrom === null) seekFrom = last;  // a drag fires several: one seek, from where it began
@@ -211,6 +236,10 @@ video.addEventListener("ended", () => {
 
 // --- SCORM 1.2: the LMS's API, found by the standard search up the frames and the opener ---
 
+/**
+ * @param {Window} start
+ * @returns {ScormApi | null}
+ */
 function findAPI(start) {
   let win = start;
   for (let hops = 0; win && hops <= 7; hops++) {
@@ -225,6 +254,7 @@ function findAPI(start) {
   return null;
 }
 
+/** @type {ScormApi | null} */
 let scorm = null;
 if (!window.attentionScormClaimed) {  // one SCO per page: the first player reports
   const api = findAPI(window) || (window.opener ? findAPI(window.opener) : null);
@@ -239,6 +269,7 @@ if (!window.attentionScormClaimed) {  // one SCO per page: the first player repo
   }
 }
 let watched = false;
+/** @type {{ success: boolean } | null} */
 let answer = null;  // { success } once the quiz is answered
 
 function sessionTime() {  // CMITimespan: HHHH:MM:SS.SS
@@ -246,7 +277,7 @@ function sessionTime() {  // CMITimespan: HHHH:MM:SS.SS
   const h = Math.floor(hundredths / 360000);
   const m = Math.floor((hundredths % 360000) / 6000);
   const s = (hundredths % 6000) / 100;
-  const pad = (n, w) => String(n).padStart(w, "0");
+  const pad = (/** @type {number} */ n, /** @type {number} */ w) => String(n).padStart(w, "0");
   return `${pad(h, 4)}:${pad(m, 2)}:${pad(Math.floor(s), 2)}.${pad(Math.round((s % 1) * 100), 2)}`;
 }
 
@@ -275,6 +306,7 @@ function finish() {
 window.addEventListener("pagehide", finish);
 window.addEventListener("beforeunload", finish);
 
+/** @type {Tracker} */
 const tracker = {
   quizAsked: false,
   /** The quiz's answer: xAPI "answered", and the SCORM score and status. */
