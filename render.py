@@ -70,7 +70,7 @@ from publish.course import (
 )
 from publish.kit.lecture import SLIDE_FORMATS
 from publish.presets import ALPHA_FORMATS, FORMATS, PREVIEW_QUALITY, QUALITIES
-from publish.render.tools import RENDER_TOOLS, SCENE_TOOLS, install_line, missing_tools
+from publish.tools import RENDER_TOOLS, SCENE_TOOLS, install_line, missing_tools
 
 OUTPUT_TROUBLE = {
     *(errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM, errno.EROFS),

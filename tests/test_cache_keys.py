@@ -19,7 +19,8 @@ import pytest
 from attention_core import Lesson, Words, default_lesson, load_lesson
 from attention_core.reads import ALL, Path
 from attention_core.worked import worked
-from publish.render.cache import LESSON_WIDE, clip_key, source_digest
+from publish.code_digest import source_digest
+from publish.render.cache import LESSON_WIDE, SOURCE_PACKAGES, clip_key
 from scenes import SCENES, LessonScene
 from scenes.helpers import text
 from scenes.probe import Probe, run_dry
@@ -103,7 +104,7 @@ def key(scene: type[LessonScene], lesson: Lesson, reads: tuple[Path, ...]) -> st
     )
 
 
-SOURCES = source_digest()
+SOURCES = source_digest(SOURCE_PACKAGES)
 
 
 @pytest.mark.parametrize(

@@ -12,9 +12,10 @@ import pytest
 
 import render
 from attention_core import load_lesson
+from publish.code_digest import source_digest
 from publish.narration.voices import choose_voice
 from publish.render import toolchain
-from publish.render.cache import clip_key, source_digest
+from publish.render.cache import SOURCE_PACKAGES, clip_key
 from publish.render.pipeline import Plan, RunOptions, plan
 from publish.render.selection import SelectionError
 from scenes import scenes_for, timing
@@ -62,7 +63,7 @@ def test_the_plans_keys_are_the_clip_keys_of_before(tmp_path: Path) -> None:
     reads = [("words", "answer.heading.title")]
     kwargs = timing.title_arguments(planned.scenes[0], 5)
     assert planned.key(answer, reads, ()) == clip_key(
-        sources=source_digest(),
+        sources=source_digest(SOURCE_PACKAGES),
         toolchain=toolchain.digest(),
         lesson=planned.lesson,
         reads=reads,

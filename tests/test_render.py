@@ -26,14 +26,16 @@ from rich.console import Console
 import render
 from attention_core import Words, default_lesson
 from attention_core.meaning import Meaning
+from publish import tools
+from publish.code_digest import package_files, source_digest
 from publish.media import captions, join
 from publish.media import ffmpeg as media
 from publish.media.captions import Cue
 from publish.media.files import PARTIAL, clean_partials, replacing, sha256
 from publish.media.manifest import Chapter, ClipEntry, FileRef, FullEntry
 from publish.presets import FULL_NAME, QUALITIES
-from publish.render import preview, toolchain, tools
-from publish.render.cache import Records, clip_key, package_files, source_digest
+from publish.render import preview, toolchain
+from publish.render.cache import SOURCE_PACKAGES, Records, clip_key
 from publish.render.pipeline import RunOptions, plan, publish
 from publish.render.pool import longest_first
 from publish.render.progress import PlainDisplay, RichDisplay, Row, SummaryRow
@@ -187,7 +189,7 @@ def test_minutes_round_as_the_timing_module_does(monkeypatch: pytest.MonkeyPatch
 def test_every_input_of_a_clip_changes_its_key() -> None:
     lesson = default_lesson()
     base: dict[str, Any] = {
-        "sources": source_digest(),
+        "sources": source_digest(SOURCE_PACKAGES),
         "toolchain": toolchain.digest(),
         "lesson": lesson,
         "reads": [("title",), ("words", "score.caption.keys")],
@@ -243,7 +245,7 @@ def test_every_module_that_makes_a_clip_is_in_its_key() -> None:
     # A cached clip made with older code of any of these must not be reused: the worker's own
     # imports render and encode it, and the pipeline writes its captions with
     # publish.media.captions.
-    covered = {name.split("/")[0] for name, _ in package_files()}
+    covered = {name.split("/")[0] for name, _ in package_files(SOURCE_PACKAGES)}
     tree = ast.parse((ROOT / "publish" / "render" / "worker.py").read_text("utf-8"))
     imported = {
         f"publish.{node.module}" if node.level else str(node.module)

@@ -31,7 +31,7 @@ from publish.kit import twin_layout, twin_numbers
 from publish.kit.templating import Markup, inline, render
 from publish.kit.webpage import STYLE_BASE, page
 from publish.media.files import replacing, write_text
-from publish.render.tools import Tool
+from publish.tools import Tool
 
 __all__ = ["CHROMIUM", "NAME", "handout_html", "print_pdf", "write_handout"]
 

@@ -10,7 +10,7 @@ from publish.kit import deck, embed, handout, made_from, powerpoint, scorm, tran
 from publish.media.clip_beats import steps_of
 from publish.media.files import write_text
 from publish.media.manifest import Manifest
-from publish.render.tools import install_line, missing_tools
+from publish.tools import install_line, missing_tools
 
 __all__ = [
     "DECK_NAME",

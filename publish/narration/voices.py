@@ -22,11 +22,11 @@ from pathlib import Path
 from typing import Any
 
 from attention_core import Lesson
+from publish.code_digest import source_digest
 from publish.media.cues import FASTEST
 from publish.media.ffmpeg import ffmpeg
 from publish.media.files import partial_name, replacing, sha256
 from publish.narration.level import level
-from publish.render.cache import source_digest
 
 __all__ = [
     "ESPEAK",

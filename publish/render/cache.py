@@ -16,13 +16,13 @@ import json
 import shutil
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
 from attention_core import Lesson
 from attention_core.reads import Path as ReadPath
 from attention_core.reads import values_of
+from publish.code_digest import source_digest
 from publish.media.files import replacing, write_text
 from publish.media.manifest import ClipEntry, FullEntry
 
@@ -34,7 +34,6 @@ __all__ = [
     "Records",
     "clip_key",
     "full_key",
-    "source_digest",
 ]
 
 SOURCE_PACKAGES = (
@@ -65,33 +64,6 @@ LESSON_WIDE: tuple[ReadPath, ...] = (("words", "common.word.language"),)
 """What every clip's key covers whether or not its scene read it: the language it speaks."""
 SCHEMA = "attention-clip-v4"
 """Bump when the meaning of a key changes."""
-
-
-def package_files(names: Iterable[str] = SOURCE_PACKAGES) -> list[tuple[str, Path]]:
-    """Every source file of the packages (or single modules), with a stable name for each."""
-    found = []
-    for name in names:
-        spec = find_spec(name)
-        if spec is None:
-            raise ModuleNotFoundError(f"{name} not found")
-        if spec.submodule_search_locations:
-            root = Path(next(iter(spec.submodule_search_locations)))
-            for path in sorted(root.rglob("*")):
-                if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
-                    found.append((f"{name}/{path.relative_to(root).as_posix()}", path))
-        elif spec.origin:
-            found.append((name, Path(spec.origin)))
-    return found
-
-
-def source_digest(names: Iterable[str] = SOURCE_PACKAGES) -> str:
-    """SHA-256 over the names and bytes of every file of the packages and modules."""
-    digest = hashlib.sha256()
-    for name, path in package_files(names):
-        data = path.read_bytes()
-        digest.update(f"{name}\0{len(data)}\0".encode())
-        digest.update(data)
-    return digest.hexdigest()
 
 
 def _digest(payload: dict[str, Any]) -> str:

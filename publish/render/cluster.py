@@ -30,8 +30,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from publish.code_digest import source_digest
 from publish.render import toolchain, worker
-from publish.render.cache import source_digest
+from publish.render.cache import SOURCE_PACKAGES
 from publish.render.remote import Shipped, dry_run_there, render_there
 
 __all__ = ["ClusterError", "ClusterExecutor", "cluster_pool", "differences", "identity"]
@@ -51,7 +52,7 @@ class ClusterError(Exception):
 def identity() -> dict[str, Any]:
     """What must match between the client and a worker for a clip's bytes to match: our code,
     and manim and the tools that draw and encode (:func:`toolchain.describe`)."""
-    return {"project source": source_digest(), "tools": toolchain.describe()}
+    return {"project source": source_digest(SOURCE_PACKAGES), "tools": toolchain.describe()}
 
 
 def differences(ours: dict[str, Any], theirs: dict[str, Any]) -> list[str]:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from attention_core import Lesson
+from publish.code_digest import source_digest
 from publish.described.make import SOURCES as DESCRIBED_SOURCES
 from publish.described.make import make_described, remove_described
 from publish.kit.lecture import write_handout, write_kit
@@ -26,7 +27,7 @@ from publish.narration.script import spoken
 from publish.narration.soundtrack import encoding, iso639_2, narration_track
 from publish.presets import JOINABLE_FORMATS, full_name
 from publish.render import worker
-from publish.render.cache import Cached, Records, full_key, source_digest
+from publish.render.cache import Cached, Records, full_key
 from publish.render.options import LessonOptions
 from publish.render.plan import Plan
 from publish.render.progress import Display, SummaryRow

@@ -13,13 +13,14 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 from publish.beats import BeatStore
+from publish.code_digest import source_digest
 from publish.kit.course_page import LessonLink, course_html, lesson_player
 from publish.kit.lecture import PAGE_NAME
 from publish.kit.transcript import HTML_NAME as TRANSCRIPT
 from publish.media.files import clean_partials, write_text
 from publish.media.manifest import CourseEntry, CourseManifest, write_course_manifest
 from publish.render import shelf, toolchain
-from publish.render.cache import source_digest
+from publish.render.cache import SOURCE_PACKAGES
 from publish.render.interrupts import Interrupted
 from publish.render.lesson_run import LessonRun, Outcome
 from publish.render.options import LessonOptions, RunOptions
@@ -79,7 +80,7 @@ def publish(
         if each.options.run != run:
             name = each.options.lesson or each.options.stem
             raise ValueError(f"lesson {name}: another run's options")
-    sources, tools = source_digest(), toolchain.digest()
+    sources, tools = source_digest(SOURCE_PACKAGES), toolchain.digest()
     folders = [each.options.folder for each in plans]
     runs = []
     for each in plans:

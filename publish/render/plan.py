@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from attention_core import Lesson
+from publish.code_digest import source_digest
 from publish.presets import clip_name
 from publish.render import toolchain, worker
-from publish.render.cache import KeyOf, Records, clip_key, source_digest
+from publish.render.cache import SOURCE_PACKAGES, KeyOf, Records, clip_key
 from publish.render.options import LessonOptions
 from publish.render.selection import select
 from publish.render.shelf import Shelf
@@ -60,7 +61,7 @@ class Plan:
     """Clip lengths the caller knows better than the records (the preview's own clips), by
     clip name; None: the records'."""
     sources: str | None = None
-    """:func:`publish.render.cache.source_digest` of the code, when the caller has it."""
+    """:func:`publish.code_digest.source_digest` of the code, when the caller has it."""
     tools: str | None = None
     """:func:`publish.render.toolchain.digest`, when the caller has it."""
 
@@ -107,7 +108,7 @@ class Plan:
         voice = self.options.voice
         run = self.options.run
         return {
-            "sources": self.sources or source_digest(),
+            "sources": self.sources or source_digest(SOURCE_PACKAGES),
             "toolchain": self.tools or toolchain.digest(),
             "lesson": self.lesson,
             "quality": run.quality.name,

@@ -18,13 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 from attention_core import Lesson, LessonError
 from publish.beats import BeatStore, duration
+from publish.code_digest import source_digest
 from publish.media.captions import clamp, milliseconds, parse_srt, to_vtt
 from publish.media.ffmpeg import remux
 from publish.media.files import clean_partials, replacing
 from publish.narration.soundtrack import encoding, iso639_2, narration_track
 from publish.presets import clip_name
 from publish.render import shelf, toolchain, worker
-from publish.render.cache import source_digest
+from publish.render.cache import SOURCE_PACKAGES
 from publish.render.lesson_run import drawn_beats
 from publish.render.options import LessonOptions
 from publish.render.plan import Plan, plan
@@ -90,7 +91,7 @@ class Session:
         self.pending: tuple[int, Lesson] | None = None
         self.lock = threading.Lock()
         self.executor = self._pool()
-        self.sources = source_digest()
+        self.sources = source_digest(SOURCE_PACKAGES)
         self.tools = toolchain.digest()
         self.thread = threading.Thread(target=self._run, name="preview-render", daemon=True)
 
@@ -112,7 +113,7 @@ class Session:
         if code:  # new worker processes import the new code; the keys see its digest
             old, self.executor = self.executor, self._pool()
             old.shutdown(wait=False, cancel_futures=True)
-            self.sources = source_digest()
+            self.sources = source_digest(SOURCE_PACKAGES)
         try:
             lesson = self.load()
         except LessonError as error:
