@@ -35,6 +35,7 @@ The reads have no plain equivalent: they are tried as they are, and fail where m
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import unicodedata
 import warnings
@@ -54,6 +55,8 @@ from manim.mobject.text.text_mobject import TEXT2SVG_ADJUSTMENT_FACTOR
 from manim.scene.scene_file_writer import SceneFileWriter
 from manim.scene.video_segment_encoder import VideoSegmentEncoder
 from manim.utils.color import ParsableManimColor
+
+from scenes.held_pictures import StreamTail, Unsupported, held_packets, with_skip_pps
 
 if TYPE_CHECKING:  # for annotations only: the builder's class is private to manim
     from manim import Animation, Mobject
@@ -176,35 +179,103 @@ if _ADVICE is not None:
 SPEEDUPS = _ADVICE is None
 """Whether the speed-ups are in use: only on the manim they were written for."""
 
+H264_CODECS = frozenset({"libx264", "h264"})
+"""The codecs whose held frames are written as copies (x264's streams, which the copies follow)."""
+
 
 # --- a held frame converted once ------------------------------------------------------------
 
 
 class HeldFrameEncoder(VideoSegmentEncoder):
-    """manim's segment encoder, converting each drawn frame once however long it is held.
+    """manim's segment encoder, with a held frame converted once and its repeats not encoded.
 
     manim draws a held frame (a ``wait``, the hold at the end of a beat) once and hands it over
-    with ``repeat=n``; manim 0.22's encoder then copies and converts it to the output's pixel
-    format ``n`` times. More than half of a lesson's frames are held, so this one wraps the pixels
-    without a copy (manim hands over ownership of them), converts them once and sends the same
-    picture ``n`` times. The bytes written are manim's (``tests/test_manim_internals.py``).
+    with ``repeat=n``; manim 0.22's encoder then copies, converts and encodes it ``n`` times.
+    More than half of a lesson's frames are held, so this one wraps the pixels without a copy
+    (manim hands over ownership of them) and converts them once. Where the hold ends the
+    segment (a ``wait`` is a segment of its own) and the stream is H.264, x264 encodes the
+    picture once and each repeat is a picture that copies it (:mod:`scenes.held_pictures`):
+    a few bytes, no analysis, every frame still in the file. Anywhere else the repeats go
+    through the encoder, as manim's do.
     """
+
+    _pending: Any = None
+    """The picture last sent (converted), while its repeats wait to be written: at the
+    segment's end as copies, or through the encoder when another frame follows."""
+    _pending_repeats = 0
+    _tail: StreamTail | None = None
 
     def write_frame(self, pixels: Any, *, repeat: int = 1) -> None:
         self._validate_frame(pixels, repeat)
-        time_base = Fraction(self.spec.frame_rate.denominator, self.spec.frame_rate.numerator)
-        stream: Any = self._stream  # a video stream (manim types it as any stream)
         try:
+            self._encode_pending()
             picture = av.VideoFrame.from_numpy_buffer(pixels, format="rgba")
             picture = picture.reformat(format=self.spec.pixel_format)
-            for _ in range(repeat):
-                picture.pts = self._next_pts
-                picture.time_base = time_base
-                self._next_pts += 1
-                for packet in stream.encode(picture):
-                    self._container.mux(packet)
+            self._send(picture)
+            if repeat > 1:
+                self._pending, self._pending_repeats = picture, repeat - 1
         except BaseException as error:
             raise self._operation_error("encode", error) from error
+
+    def finish(self) -> None:
+        if self._closed or not self._pending_repeats or self._tail is None:
+            self._encode_pending()
+            super().finish()
+            return
+        self._closed = True
+        try:
+            stream: Any = self._stream
+            for packet in stream.encode():  # x264's last pictures, the held one among them
+                self._mux(packet)
+            for held in held_packets(self._tail, self._pending_repeats):
+                packet = av.Packet(held.data)
+                packet.stream, packet.time_base = stream, self._time_base
+                packet.pts, packet.dts, packet.duration = held.pts, held.dts, 1
+                self._container.mux(packet)
+            self._container.close()
+        except BaseException as error:
+            with contextlib.suppress(BaseException):
+                self._container.close()
+            raise self._operation_error("finish", error) from error
+
+    @property
+    def _time_base(self) -> Fraction:
+        return Fraction(self.spec.frame_rate.denominator, self.spec.frame_rate.numerator)
+
+    def _encode_pending(self) -> None:
+        """A hold that does not end the segment: its repeats through the encoder after all."""
+        repeats, self._pending_repeats = self._pending_repeats, 0
+        for _ in range(repeats):
+            self._send(self._pending)
+
+    def _send(self, picture: Any) -> None:
+        picture.pts = self._next_pts
+        picture.time_base = self._time_base
+        self._next_pts += 1
+        stream: Any = self._stream  # a video stream (manim types it as any stream)
+        packets = stream.encode(picture)
+        if self._next_pts == 1:
+            self._start_tail(stream)
+        for packet in packets:
+            self._mux(packet)
+
+    def _start_tail(self, stream: Any) -> None:
+        """Once x264 is open, and before the file's header is written: the skip slices' picture
+        parameter set beside x264's, in every H.264 segment (a clip's segments are joined under
+        the first one's parameter sets)."""
+        if self.spec.codec not in H264_CODECS:
+            return
+        try:
+            extradata = with_skip_pps(bytes(stream.codec_context.extradata))
+        except Unsupported:
+            return  # a stream of another shape: its repeats go through the encoder
+        stream.codec_context.extradata = extradata
+        self._tail = StreamTail(extradata)
+
+    def _mux(self, packet: Any) -> None:
+        if self._tail is not None:
+            self._tail.see(bytes(packet), packet.pts, packet.dts)
+        self._container.mux(packet)
 
 
 class QuotingWriter(SceneFileWriter):

@@ -25,6 +25,7 @@ from manim.scene.video_segment_encoder import VideoSegmentEncoder
 
 from publish.render.worker import encoder_options
 from scenes import manim_internals  # importing the scenes installs the path sharing
+from scenes.held_pictures import is_copy
 from scenes.manim_internals import (
     HeldFrameEncoder,
     HeldFrameWriter,
@@ -100,7 +101,7 @@ def _encode(encoder_class: type[VideoSegmentEncoder], target: Path, profile: str
     return target.read_bytes()
 
 
-@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("profile", ["transparent webm", "transparent mov"])
 def test_held_frames_encode_to_manims_bytes(profile: str, tmp_path: Path) -> None:
     suffix = PROFILES[profile][0]
     manims = _encode(VideoSegmentEncoder, tmp_path / f"manim.{suffix}", profile)
@@ -108,6 +109,53 @@ def test_held_frames_encode_to_manims_bytes(profile: str, tmp_path: Path) -> Non
     assert _pictures(tmp_path / f"ours.{suffix}") == _pictures(tmp_path / f"manim.{suffix}")
     if suffix != "webm":
         assert ours == manims
+
+
+@pytest.mark.parametrize("moves", range(2, 14))
+def test_a_hold_copies_the_last_picture_drawn_not_the_last_decoded(
+    moves: int, tmp_path: Path
+) -> None:
+    """With B-frames, x264's last picture decoded can be one shown before the last; the copies
+    must repeat the last shown (with 9 moves a reference B-frame is decoded after it)."""
+    _, codec, pixel_format, options = PROFILES["mp4"]
+    spec = VideoEncoderSpec(
+        "mp4", codec, pixel_format, WIDTH, HEIGHT, Fraction(60), tuple(sorted(options.items()))
+    )
+    encoder = HeldFrameEncoder(target=tmp_path / "moves.mp4", spec=spec)
+    for step in range(moves):
+        pixels = np.zeros((HEIGHT, WIDTH, 4), np.uint8)
+        pixels[:] = (20, 22, 28, 255)
+        pixels[40:90, 10 + 15 * step : 60 + 15 * step] = (230, 159, 0, 255)
+        encoder.write_frame(pixels, repeat=1 if step < moves - 1 else 8)
+    encoder.finish()
+    with av.open(str(tmp_path / "moves.mp4")) as container:
+        pictures = [b"".join(map(bytes, frame.planes)) for frame in container.decode(video=0)]
+    assert len(pictures) == moves - 1 + 8
+    assert len(set(pictures[-8:])) == 1
+    assert pictures[-9] != pictures[-8]
+
+
+def test_a_hold_that_ends_a_segment_is_written_as_copies_of_its_picture(tmp_path: Path) -> None:
+    """H.264: x264 encodes the held picture once; each repeat is a picture of every macroblock
+    skipped, a few bytes, decoding to exactly that picture. The picture held is the last one
+    drawn, not the B-frame decoded after it (the square moves in every drawn frame)."""
+    manims = _encode(VideoSegmentEncoder, tmp_path / "manim.mp4", "mp4")
+    ours = _encode(HeldFrameEncoder, tmp_path / "ours.mp4", "mp4")
+    held = _frames()[-1][1]
+    pictures, plain = _pictures(tmp_path / "ours.mp4"), _pictures(tmp_path / "manim.mp4")
+    assert len(set(pictures[-held:])) == 1
+    for picture, manims_picture in zip(pictures, plain, strict=True):
+        difference = np.abs(
+            np.frombuffer(picture, np.uint8).astype(int) - np.frombuffer(manims_picture, np.uint8)
+        )
+        assert difference.mean() < 1.0  # the same pictures, as x264 sees them
+    with av.open(str(tmp_path / "ours.mp4")) as container:
+        samples = [bytes(packet) for packet in container.demux(video=0) if packet.size]
+    assert len(samples) == len(pictures)  # every frame is in the file: constant 60 fps
+    copies = [is_copy(sample) for sample in samples]
+    assert copies == [False] * (len(samples) - held + 1) + [True] * (held - 1)
+    assert max(map(len, samples[-(held - 1) :])) < 40
+    assert len(ours) < len(manims)
 
 
 def _pictures(video: Path) -> list[bytes]:
