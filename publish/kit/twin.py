@@ -113,7 +113,8 @@ def panel(lesson: Lesson, *, picker: bool = False, chapters: Sequence[int] = ())
         words=words,
         fields=Markup(fields(lesson)),
         picker=[
-            (place, title(lesson, place, kind, None)) for place, kind in enumerate(lesson.steps)
+            (place, Markup(title(lesson, place, kind, None)))
+            for place, kind in enumerate(lesson.steps)
         ]
         if picker
         else None,
