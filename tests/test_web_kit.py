@@ -71,12 +71,9 @@ def test_a_value_is_escaped_unless_it_is_markup_already() -> None:
     """Autoescape is on: a title that looks like markup is shown as text, in the attribute's
     escaping where the template marks nothing (quotes too) and the text's where it says
     ``|text``."""
-    page = render(
-        "scorm.html", KIT, title='<b>"x"</b>', player="<i>", transcript='a"b', about="&"
-    )
+    page = render("scorm.html", KIT, title='<b>"x"</b>', player="<i>", transcript='a"b', about="&")
     assert page == (
-        "<h1>&lt;b&gt;\"x\"&lt;/b&gt;</h1>&lt;i&gt;"
-        '<p><a href="a&quot;b">a"b</a>: &amp;</p>'
+        '<h1>&lt;b&gt;"x"&lt;/b&gt;</h1>&lt;i&gt;<p><a href="a&quot;b">a"b</a>: &amp;</p>'
     )
 
 

@@ -61,6 +61,5 @@ def time_map(holds: Sequence[Hold]) -> list[tuple[float, float]]:
     ]
 
 
-
 SCRIPT = inline("described_toggle.js")
 """Binds every toggle on the page once, however many players (a course page) include it."""

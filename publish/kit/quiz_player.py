@@ -116,5 +116,3 @@ def hook(lesson: Lesson, full: FullEntry, video: str) -> str:
     data = quiz_data(lesson, full, video)
     settings = data or {"video": video, "title": lesson.title, "length": full.duration}
     return render("quiz.html", asks=data is not None, settings=settings)
-
-

@@ -101,9 +101,7 @@ def interactive(
             if beat.caption.strip()
         ]
         shown.append((_heading(step), lines))
-    return render(
-        "transcript_interactive.html", video=video, words=words, steps=shown, clock=clock
-    )
+    return render("transcript_interactive.html", video=video, words=words, steps=shown, clock=clock)
 
 
 _PAGE_STYLE = static("transcript_page.css").rstrip("\n")

@@ -16,15 +16,18 @@ STYLE_BASE = inline("base.css")
 def page(title: str, language: str, style: str, body: str, script: str = "") -> str:
     """A complete HTML document in ``language`` (a BCP 47 tag), written in its direction
     (``dir="rtl"`` for Arabic, Hebrew, Persian, Urdu...), its style and script inline."""
-    return render(
-        "page.html",
-        title=title,
-        language=language,
-        rtl=direction(language) == "rtl",  # left to right is the default
-        style=Markup(style),
-        body=Markup(body),
-        script=Markup(script),
-    ) + "\n"  # the template's own last newline is dropped, as every template's is
+    return (
+        render(
+            "page.html",
+            title=title,
+            language=language,
+            rtl=direction(language) == "rtl",  # left to right is the default
+            style=Markup(style),
+            body=Markup(body),
+            script=Markup(script),
+        )
+        + "\n"
+    )  # the template's own last newline is dropped, as every template's is
 
 
 def html_text(value: str) -> str:
