@@ -406,16 +406,19 @@ def font_problems(course: Course) -> list[str]:
     ]
 
 
-def _scenes_as_rendered(plan: Any) -> list[tuple[Any, dict[str, Any]]]:
-    """Every scene of the plan with the arguments it renders with: the title with the lesson's
-    minutes, measured silent."""
+def _scenes_as_rendered(plan: Any, scenes: Any = None) -> list[tuple[Any, dict[str, Any]]]:
+    """``scenes`` (every scene of the plan unless named) with the arguments each renders with:
+    the title with the lesson's minutes, measured silent (which dry-runs every scene, so only
+    when the title is among them)."""
     from scenes import timing
 
-    lesson = plan.lesson
-    minutes = timing.measured_minutes(
-        plan.scenes, lambda scene: timing.scene_seconds(scene, lesson)
-    )
-    return [(scene, timing.length_arguments(scene, minutes)) for scene in plan.scenes]
+    lesson, scenes = plan.lesson, plan.scenes if scenes is None else scenes
+    minutes = 0
+    if timing.titles(scenes):
+        minutes = timing.measured_minutes(
+            plan.scenes, lambda scene: timing.scene_seconds(scene, lesson)
+        )
+    return [(scene, timing.length_arguments(scene, minutes)) for scene in scenes]
 
 
 def write_script(plan: Any, target: Path) -> int:
@@ -441,10 +444,13 @@ def write_script(plan: Any, target: Path) -> int:
 
 
 def recordings_problem(plan: Any) -> str | None:
-    """What is wrong with the recordings the plan's voice names, for every beat of its lesson."""
+    """What is wrong with the recordings the plan's voice names, for every beat of the steps it
+    renders: a step recorded renders before the others are (``--scene 3``), and a whole run
+    checks every beat before any scene runs."""
     from manim import tempconfig
 
     from publish.narration.recordings import recordings_problem as problem
+    from publish.presets import clip_name
     from publish.render.tex_folder import manim_folders
     from publish.render.voice_checks import too_little_speech, unreadable_recordings
     from scenes.probe import run_dry
@@ -457,10 +463,12 @@ def recordings_problem(plan: Any) -> str | None:
     with tempconfig(manim_folders(options.work / "script")):
         beats = [
             (beat.id, beat.caption.said)
-            for scene, kwargs in _scenes_as_rendered(plan)
+            for scene, kwargs in _scenes_as_rendered(plan, plan.chosen)
             for beat in run_dry(scene, lesson, **kwargs).beats
         ]
-    return problem(options.voice, [id for id, _ in beats]) or too_little_speech(folder, beats)
+    elsewhere = [clip_name(s.step, s.slug) for s in plan.scenes if s not in plan.chosen]
+    found = problem(options.voice, [id for id, _ in beats], elsewhere)
+    return found or too_little_speech(folder, beats)
 
 
 def check_lesson(path: Path) -> int:

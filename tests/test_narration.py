@@ -221,6 +221,10 @@ def test_recordings_are_checked_beat_by_beat(tmp_path: Path) -> None:
     _espeak("Extra.", tmp_path / "01_title-02.wav")
     _espeak("Extra.", tmp_path / "09_extra-01.wav")
     assert "09_extra-01.wav: not a recording of a beat" in str(recordings_problem(voice, beats))
+    # a step not rendered this time: its beats' files wait to be checked when it renders
+    assert recordings_problem(voice, beats, elsewhere=["09_extra"]) is None
+    _espeak("Extra.", tmp_path / "09_extra-x.wav")
+    assert "09_extra-x.wav: not a recording" in str(recordings_problem(voice, beats, ["09_extra"]))
 
 
 def test_description_chapter_stamps() -> None:
@@ -462,13 +466,18 @@ def test_a_recorded_voice_times_the_beats(recorded: Recorded) -> None:
 def test_a_missing_recording_is_named_and_nothing_is_written(
     recorded: Recorded, tmp_path: Path
 ) -> None:
+    """Step 3 asks for its own beats' recordings, not those of the steps it does not render:
+    one missing there is named, one missing in step 2 is not asked for."""
     beats = list(recorded.beats)
+    [other, *_] = (beat for beat in beats if beat.startswith("02_"))
+    [*_, missing] = (beat for beat in beats if beat.startswith("03_"))
     partial = tmp_path / "recordings"
     shutil.copytree(recorded.recordings, partial)
-    (partial / f"{beats[5]}.wav").unlink()
+    for beat in (other, missing):
+        (partial / f"{beat}.wav").unlink()
     out = tmp_path / "media"
     result = cli(out, "--voice", str(partial), "--scene", "3")
     assert result.returncode == 2
-    assert f"beat {beats[5]}: no recording" in result.stderr
+    assert f"beat {missing}: no recording" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
     assert not (out / LOW.name).exists()

@@ -11,12 +11,17 @@ from .voices import RECORDING_SUFFIXES, Voice
 __all__ = ["recordings_problem"]
 
 
-def recordings_problem(voice: Voice, beats: Sequence[str]) -> str | None:
+def recordings_problem(
+    voice: Voice, beats: Sequence[str], elsewhere: Sequence[str] = ()
+) -> str | None:
     """What is wrong with the recordings in ``voice.source`` for these beat ids, naming the
-    beat or the file; None when there is one readable, non-empty recording per beat."""
+    beat or the file; None when there is one readable, non-empty recording per beat. Files of
+    the steps named in ``elsewhere`` (``02_big_picture``: steps of the lesson not rendered this
+    time) are passed over, to be checked when those steps render."""
     folder = Path(voice.source)
     wanted = set(beats)
     files = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+    files = [p for p in files if not _of_a_step(p.stem, elsewhere)]
     for path in files:
         if path.stem not in wanted or path.suffix.lower() not in RECORDING_SUFFIXES:
             return (
@@ -33,6 +38,12 @@ def recordings_problem(voice: Voice, beats: Sequence[str]) -> str | None:
         if found[0].stat().st_size == 0 or _seconds(found[0]) <= 0:
             return f"beat {beat}: {found[0]} is empty or not audio ffmpeg can read"
     return None
+
+
+def _of_a_step(stem: str, steps: Sequence[str]) -> bool:
+    """Whether ``stem`` names a beat of one of ``steps`` (``02_big_picture-03``)."""
+    step, dash, number = stem.rpartition("-")
+    return bool(dash) and step in steps and number.isdigit()
 
 
 def _seconds(path: Path) -> float:
