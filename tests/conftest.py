@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import time
+import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -264,8 +265,8 @@ def copy_of(rendered: Rendered, tmp_path: Path) -> Path:
     return out
 
 
-LESSONS = ("default", "four_tokens")
 TITLE = "Transformers, by hand"
+"""The series' title (lessons/series.toml)."""
 
 
 @dataclass(frozen=True)
@@ -276,29 +277,6 @@ class CourseRun:
     def manifest(self, name: str) -> dict[str, Any]:
         data: dict[str, Any] = json.loads((self.folder / name / "manifest.json").read_text())
         return data
-
-
-@pytest.fixture(scope="session")
-def course(rendered: Rendered, tmp_path_factory: pytest.TempPathFactory) -> CourseRun:
-    """The default lesson and lessons/four_tokens.toml rendered once as a course, into a copy
-    of the session render's output folder (so the default lesson's clips come from its cache);
-    once for the run, like ``rendered``."""
-
-    def render(folder: Path) -> dict[str, Any]:
-        out = folder / "media"
-        shutil.copytree(rendered.out, out, symlinks=True)
-        course_file = folder / "course.toml"
-        four_tokens = ROOT / "lessons" / "four_tokens.toml"
-        course_file.write_text(
-            f'title = "{TITLE}"\n[[lessons]]\nfile = "default"\n'
-            f'[[lessons]]\nfile = "{four_tokens}"\n'
-        )
-        result = cli(out, "--course", str(course_file))
-        assert result.returncode == 0, result.stdout + result.stderr
-        return {"stdout": result.stdout}
-
-    folder, run = once_per_run(tmp_path_factory, "course", render)
-    return CourseRun(folder / "media" / LOW.name, run["stdout"])
 
 
 SERIES = ROOT / "lessons" / "series.toml"
@@ -319,3 +297,21 @@ def series(rendered: Rendered, tmp_path_factory: pytest.TempPathFactory) -> Cour
 
     folder, run = once_per_run(tmp_path_factory, "series", render)
     return CourseRun(folder / "media" / LOW.name, run["stdout"])
+
+
+def series_lessons() -> dict[str, tuple[int, str]]:
+    """Each lesson of the series: its folder's name, how many steps it has and its whole
+    video's name, in the course's order."""
+    from attention_core import default_lesson, load_lesson
+    from publish.presets import full_name
+
+    listed = tomllib.loads(SERIES.read_text("utf-8"))["lessons"]
+    lessons = {}
+    for entry in listed:
+        if entry["file"] == "default":
+            name, lesson = "default", default_lesson()
+        else:
+            path = SERIES.parent / entry["file"]
+            name, lesson = path.stem, load_lesson(path)
+        lessons[name] = (len(lesson.steps), full_name(lesson, name))
+    return lessons

@@ -22,7 +22,7 @@ from distributed import Client, LocalCluster
 from publish.media.files import sha256
 from publish.render.cluster import differences, identity
 
-from .conftest import LESSONS, LOW, ROOT, CourseRun, Rendered, cli
+from .conftest import LOW, ROOT, SERIES, CourseRun, Rendered, cli
 
 SCENES = {"2": "02_big_picture", "3": "03_score"}
 COURSE_SCENE = "2"
@@ -60,30 +60,32 @@ def clip_entries(folder: Path, names: list[str]) -> list[dict[str, Any]]:
 @pytest.mark.render
 @pytest.mark.cluster
 def test_a_course_rendered_on_a_cluster_is_the_local_course(
-    cluster: LocalCluster, course: CourseRun, tmp_path: Path
+    cluster: LocalCluster, series: CourseRun, tmp_path: Path
 ) -> None:
-    """Two lessons, their clips all rendered on the cluster (nothing cached), against the same
-    course rendered by the local pool."""
+    """Two lessons of the series, their clips all rendered on the cluster (nothing cached),
+    against the same clips of the series rendered by the local pool."""
     out = tmp_path / "media"
-    four_tokens = str(ROOT / "lessons" / "four_tokens.toml")
-    lessons = ["--lesson", "default", "--lesson", four_tokens]
-    result = cli(out, "--scheduler", cluster.scheduler_address, *lessons, "--scene", COURSE_SCENE)
+    lessons = {"default": "default", "day005_masked": str(SERIES.parent / "day005_masked.toml")}
+    chosen = [arg for file in lessons.values() for arg in ("--lesson", file)]
+    result = cli(out, "--scheduler", cluster.scheduler_address, *chosen, "--scene", COURSE_SCENE)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "cached" not in result.stdout
-    names = [SCENES[COURSE_SCENE]]
-    for lesson in LESSONS:
-        ours, local = out / LOW.name / lesson, course.folder / lesson
+    for lesson in lessons:
+        ours, local = out / LOW.name / lesson, series.folder / lesson
+        [clip] = json.loads((ours / "manifest.json").read_text("utf-8"))["clips"]
+        names = [Path(clip["file"]).stem]
+        assert names[0].startswith(f"0{COURSE_SCENE}_"), names
         assert files_of(ours, names) == files_of(local, names)
         assert clip_entries(ours, names) == clip_entries(local, names)
     # and the beat store: the clips' segments and records came back, the same bytes per key
-    ours, local = beat_store(out / LOW.name), beat_store(course.folder)
+    ours, local = beat_store(out / LOW.name), beat_store(series.folder)
     segments = [name for name in ours if not name.startswith("records/")]
     assert len(segments) >= 2 * 3, ours  # each lesson's step 2 has beats
     assert {name: ours[name] for name in segments} == {name: local.get(name) for name in segments}
     records = [name for name in ours if name.startswith("records/")]
-    assert len(records) == len(LESSONS)
-    # the local course copied the default lesson's clips from the lone render's cache, so
-    # only four_tokens' record is the course's own there
+    assert len(records) == len(lessons)
+    # the series copied the default lesson's clips from the lone render's cache, so only
+    # Day 005's record is the series' own there
     [shared] = [name for name in records if name in local]
     assert ours[shared] == local[shared]
 

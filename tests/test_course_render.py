@@ -1,6 +1,6 @@
-"""A course rendered for real at low quality: the default lesson (from the session render's
-cache) and lessons/four_tokens.toml (rendered once for this module), each in its own folder,
-with the course's index page and course.json."""
+"""A course rendered for real at low quality: lessons/series.toml (the session's ``series``),
+the default lesson from the session render's cache and Day 005 and Day 006 rendered, each in its
+own folder, with the course's index page and course.json."""
 
 from __future__ import annotations
 
@@ -12,60 +12,62 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser
 
-from publish.presets import FULL_NAME
-from scenes import SCENES
-
-from .conftest import LESSONS, LOW, ROOT, TITLE, CourseRun, Rendered
+from .conftest import LOW, ROOT, TITLE, CourseRun, Rendered, series_lessons
 from .test_lecture_kit import Visit, browser  # noqa: F401  (the module's Chromium)
 
-WHOLE = {"default": FULL_NAME, "four_tokens": "attention_with_four_tokens"}
-"""Each lesson's whole video, named after its title ("Attention with four tokens")."""
+LESSONS = series_lessons()
+"""Each lesson's folder: its number of steps and its whole video's name (after its title)."""
+RENDERED = [name for name in LESSONS if name != "default"]
+"""The lessons the course renders; the default lesson's clips come from the cache."""
 
 
 @pytest.mark.render
-def test_each_lesson_gets_a_complete_folder_of_its_own(course: CourseRun) -> None:
-    for name in LESSONS:
-        folder = course.folder / name
-        manifest = course.manifest(name)
-        assert len(manifest["clips"]) == len(SCENES)
+def test_each_lesson_gets_a_complete_folder_of_its_own(series: CourseRun) -> None:
+    for name, (steps, whole) in LESSONS.items():
+        folder = series.folder / name
+        manifest = series.manifest(name)
+        assert len(manifest["clips"]) == steps
         for clip in manifest["clips"]:
             for file in (clip["file"], clip["poster"]["file"], clip["captions"]["file"]):
                 assert (folder / file).is_file(), f"{name}/{file}"
-        whole = WHOLE[name]
         assert manifest["full"]["file"] == f"{whole}.mp4"
         assert (folder / f"{whole}.mp4").stat().st_size == manifest["full"]["size"]
         assert (folder / "index.html").is_file()
         assert (folder / "handout.html").is_file()
-    assert course.manifest("four_tokens")["lesson"] != course.manifest("default")["lesson"]
+    titles = [series.manifest(name)["lesson"] for name in LESSONS]
+    assert len(set(titles)) == len(titles)
 
 
 @pytest.mark.render
 def test_the_default_lesson_is_copied_from_the_cache_byte_for_byte(
-    course: CourseRun, rendered: Rendered
+    series: CourseRun, rendered: Rendered
 ) -> None:
-    assert "running  default/" not in course.stdout
+    assert "running  default/" not in series.stdout
     for clip in rendered.manifest["clips"]:
-        stem = Path(clip["file"]).stem
-        assert f"cached   default/{stem}" in course.stdout
-        assert f"done     four_tokens/{stem}" in course.stdout
-    ours = {clip["file"]: clip["sha256"] for clip in course.manifest("default")["clips"]}
+        assert f"cached   default/{Path(clip['file']).stem}" in series.stdout
+    for name in RENDERED:
+        for clip in series.manifest(name)["clips"]:
+            assert f"done     {name}/{Path(clip['file']).stem}" in series.stdout
+    ours = {clip["file"]: clip["sha256"] for clip in series.manifest("default")["clips"]}
     assert ours == {clip["file"]: clip["sha256"] for clip in rendered.manifest["clips"]}
 
 
 @pytest.mark.render
-def test_progress_counts_the_clips_of_the_whole_course(course: CourseRun) -> None:
-    counts = re.findall(r"^done     \S+  \(.*\)  \[(\d+)/(\d+) clips", course.stdout, re.M)
-    assert [int(done) for done, _ in counts] == list(range(1, len(SCENES) + 1))
-    assert {int(total) for _, total in counts} == {len(SCENES)}
+def test_progress_counts_the_clips_of_the_whole_course(series: CourseRun) -> None:
+    """Counted over the clips the course renders, every lesson's together."""
+    rendering = sum(LESSONS[name][0] for name in RENDERED)
+    counts = re.findall(r"^done     \S+  \(.*\)  \[(\d+)/(\d+) clips", series.stdout, re.M)
+    assert [int(done) for done, _ in counts] == list(range(1, rendering + 1))
+    assert {int(total) for _, total in counts} == {rendering}
 
 
 @pytest.mark.render
-def test_course_json_lists_the_lessons_in_order(course: CourseRun) -> None:
-    data = json.loads((course.folder / "course.json").read_text())
+def test_course_json_lists_the_lessons_in_order(series: CourseRun) -> None:
+    data = json.loads((series.folder / "course.json").read_text())
     assert data["title"] == TITLE
     assert [lesson["folder"] for lesson in data["lessons"]] == list(LESSONS)
     for lesson in data["lessons"]:
-        manifest = json.loads((course.folder / lesson["manifest"]).read_text())
+        manifest = json.loads((series.folder / lesson["manifest"]).read_text())
         assert lesson["title"] == manifest["lesson"]
         assert lesson["duration"] == manifest["full"]["duration"]
         assert lesson["page"] == f"{lesson['folder']}/index.html"
@@ -74,12 +76,12 @@ def test_course_json_lists_the_lessons_in_order(course: CourseRun) -> None:
 @pytest.mark.render
 @pytest.mark.browser
 def test_the_index_links_every_lesson_in_order_and_loads_offline(
-    course: CourseRun,
+    series: CourseRun,
     browser: Browser,  # noqa: F811
 ) -> None:
-    visit = Visit(browser, course.folder / "index.html")
+    visit = Visit(browser, series.folder / "index.html")
     links = visit.page.eval_on_selector_all("ol.lessons a", "as => as.map(a => a.href)")
-    pages = [course.folder / name / "index.html" for name in LESSONS]
+    pages = [series.folder / name / "index.html" for name in LESSONS]
     said = [page.with_name("transcript.html") for page in pages]
     assert links == [p.resolve().as_uri() for pair in zip(pages, said, strict=True) for p in pair]
     assert visit.page.evaluate(

@@ -1,5 +1,5 @@
 """The fast tier renders nothing: every test that reaches a session render (the ``rendered``
-lesson, the ``course``, the ``narration_script``, the ``narrated`` lesson), directly or
+lesson, the ``series`` course, the ``narration_script``, the ``narrated`` lesson), directly or
 through another fixture, is marked ``render``, so ``-m "not render and not browser and not
 lessons"`` leaves it out.
 
@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).parent.parent
-SESSION_RENDERS = frozenset({"rendered", "course", "narration_script", "narrated"})
+SESSION_RENDERS = frozenset({"rendered", "series", "narration_script", "narrated"})
 """The conftest fixtures that render (or dry-run every step) once for the whole run."""
 
 

@@ -4,34 +4,14 @@ session render's cache), Day 005 and Day 006, each a complete folder, linked in 
 from __future__ import annotations
 
 import json
-import tomllib
 
 import pytest
 from playwright.sync_api import Browser
 
-from attention_core import default_lesson, load_lesson
-from publish.presets import full_name
-
-from .conftest import SERIES, CourseRun
+from .conftest import CourseRun, series_lessons
 from .test_lecture_kit import Visit, browser  # noqa: F401  (the module's Chromium)
 
-
-def _lessons() -> dict[str, tuple[int, str]]:
-    """Each lesson's folder name, how many steps it has and its whole video's name, in the
-    course's order."""
-    listed = tomllib.loads(SERIES.read_text("utf-8"))["lessons"]
-    lessons = {}
-    for entry in listed:
-        if entry["file"] == "default":
-            name, lesson = "default", default_lesson()
-        else:
-            path = SERIES.parent / entry["file"]
-            name, lesson = path.stem, load_lesson(path)
-        lessons[name] = (len(lesson.steps), full_name(lesson, name))
-    return lessons
-
-
-LESSONS = _lessons()
+LESSONS = series_lessons()
 
 
 def test_the_series_lists_day_004_005_and_006_in_order() -> None:

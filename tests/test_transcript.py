@@ -119,14 +119,14 @@ def test_the_transcript_and_player_work_by_keyboard_alone(
 @pytest.mark.render
 @pytest.mark.browser
 def test_the_course_page_plays_each_lesson_beside_its_transcript(
-    course: CourseRun,
+    series: CourseRun,
     browser: Browser,  # noqa: F811
     tmp_path: Path,
 ) -> None:
     """Each lesson's whole video with the embed page's transcript beside it: a sentence
     clicked, or reached by Tab and pressed with Enter or Space, plays that lesson's video from
     there, and the sentence being said is marked as it plays; the other lesson's stays put."""
-    visit = Visit(browser, course.folder / "index.html")
+    visit = Visit(browser, series.folder / "index.html")
     page = visit.page
     players = page.eval_on_selector_all(
         "section.transcript",
@@ -135,7 +135,8 @@ def test_the_course_page_plays_each_lesson_beside_its_transcript(
     )
     assert players == [
         ["lesson-1", "default/attention_by_hand.mp4"],
-        ["lesson-2", "four_tokens/attention_with_four_tokens.mp4"],
+        ["lesson-2", "day005_masked/masked_attention_by_hand.mp4"],
+        ["lesson-3", "day006_heads/many_heads_by_hand.mp4"],
     ]
     page.evaluate("document.querySelectorAll('video').forEach(v => v.muted = true)")
 
