@@ -129,13 +129,19 @@ def test_where_nothing_holds_the_plain_video_carries_the_described_track(
     plain = tmp_path / "01_title.mp4"
     shutil.copy(narrated / LOW.name / plain.name, plain)
     sound = described_track(heard(plain, tmp_path), _duration(plain), [], [], tmp_path / "s.wav")
+    made = []
     for _ in range(2):  # a second run replaces the described track, never adds one
         add_described_track(plain, sound, language="eng", title=DESCRIBED_TRACK)
+        made.append(plain.read_bytes())
+    assert made[0] == made[1], "the same bytes run to run"
     command = ["ffprobe", "-v", "error", "-show_streams", "-of", "json", str(plain)]
     probed = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
     audio = [s for s in probed["streams"] if s["codec_type"] == "audio"]
     assert len(audio) == 2
     assert [a["disposition"]["default"] for a in audio] == [1, 0]
+    # for viewers who cannot see the picture: what a player picks a described track by
+    assert [a["disposition"]["visual_impaired"] for a in audio] == [0, 1]
+    assert [a["disposition"]["descriptions"] for a in audio] == [0, 1]
     assert audio[1]["tags"]["language"] == "eng"
     assert audio[1]["tags"]["handler_name"] == DESCRIBED_TRACK  # MP4's name for a track
     assert any(s["codec_type"] == "subtitle" for s in probed["streams"])

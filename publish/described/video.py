@@ -21,7 +21,19 @@ from publish.media.join import ffmetadata
 from publish.media.manifest import Chapter
 from publish.narration.soundtrack import encoding
 
-__all__ = ["ENCODER", "add_described_track", "held_filter", "streams", "write_described"]
+__all__ = [
+    "DESCRIBES",
+    "ENCODER",
+    "add_described_track",
+    "held_filter",
+    "streams",
+    "write_described",
+]
+
+DESCRIBES = "visual_impaired+descriptions"
+"""The described track's disposition: for viewers who cannot see the picture. ffmpeg's MP4
+muxer (5.1) writes either flag as the track's ``kind`` box (scheme ``urn:mpeg:dash:role:2011``,
+value ``description``), and its demuxer reads that box back as both, so both are set."""
 
 ENCODER = ["-c:v", "libx264", "-preset", "veryfast", "-crf", "18", "-pix_fmt", "yuv420p"]
 """The held picture's encoding: near the clips' look, fast enough to redo a lesson at 1080p."""
@@ -106,8 +118,9 @@ def write_described(
 def add_described_track(plain: Path, sound: Path, *, language: str, title: str) -> None:
     """Rewrite ``plain`` with ``sound`` (the described narration, as long as the picture) as a
     sound track after its narration (the first, in a silent lesson), tagged ``language`` and
-    ``title``, not played by default; everything else copied as it is. A described track made
-    before (one titled ``title``) is replaced, never added to."""
+    ``title``, not played by default and flagged :data:`DESCRIBES` (a player that picks the
+    described track by its disposition finds it); everything else copied as it is. A described
+    track made before (one titled ``title``) is replaced, never added to."""
     found = streams(plain)
     audio = [i for i, (kind, name) in enumerate(found) if kind == "audio" and name != title]
     keep = ["-map", "0:v:0"] + (["-map", f"0:{audio[0]}"] if audio else [])
@@ -135,7 +148,7 @@ def add_described_track(plain: Path, sound: Path, *, language: str, title: str) 
             *_named(index, title),
             *disposition,
             f"-disposition:a:{index}",
-            "0",
+            DESCRIBES,
             "-fflags",
             "+bitexact",
             "-flags:a",
