@@ -49,7 +49,7 @@ def figure(
     lefts = [LABEL + sum(widths[:j]) for j in range(len(widths))]
     width = LABEL + sum(widths)
     top = HEADING if any(header[1:]) else 0
-    texts = [
+    texts: list[tuple[float, float, str, str, str]] = [
         (lefts[j] + widths[j] / 2, top - 7, h, "middle", "heading")
         for j, h in enumerate(header[1:])
         if h
