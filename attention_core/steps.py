@@ -63,10 +63,14 @@ class StepKind:
 
 W, H = "handout.word.", "handout.heading."
 T, RC = ("token",), ("row", "col")
+B, SH = "bar", "share"  # looks (twin_spec.LOOKS): a number's length, a slice of the budget
 
 _OVERVIEW = (
-    Table((Number("short_weight", "one.weights", "short_weight", T, (W + "weight",)),)),
-    Table((Number("output", "one.output", "output_entry", ("col",), (W + "output",)),), down="col"),
+    Table((Number("short_weight", "one.weights", "short_weight", T, (W + "weight",), look=SH),)),
+    Table(
+        (Number("output", "one.output", "output_entry", ("col",), (W + "output",), look=B),),
+        down="col",
+    ),
 )
 _BUDGET = Number("budget", "budget", "budget")
 
@@ -79,7 +83,7 @@ def _grid(source: str, stages: tuple[tuple[str, str, str, str], ...]) -> tuple[T
             (
                 Number(stage, f"{source}.{field}", rule, RC),
                 *(
-                    [Number("total", f"{source}.totals", "pull", ("row",), (W + "total",))]
+                    [Number("total", f"{source}.totals", "pull", ("row",), (W + "total",), look=B)]
                     if stage == "pull"
                     else []
                 ),
@@ -91,7 +95,7 @@ def _grid(source: str, stages: tuple[tuple[str, str, str, str], ...]) -> tuple[T
         )
         for stage, field, rule, caption in stages
     ]
-    output = Number("output", f"{source}.outputs", "output_entry", RC)
+    output = Number("output", f"{source}.outputs", "output_entry", RC, role="value")
     return (*tables, Table((output,), down="row", caption=H + "outputs"))
 
 
@@ -109,9 +113,11 @@ KINDS: dict[str, StepKind] = {
             Line(Number("root_d_k", "one.root_d_k", "number"), symbol="√dₖ"),
             Table(
                 (
+                    Number("product", "one.products", "number", ("token", "col"), role="key"),
                     Number("dot", "one.dots", "number", T, (W + "dot",)),
-                    Number("score", "one.scores", "number", T, (W + "score",)),
-                )
+                    Number("score", "one.scores", "number", T, (W + "score",), look=B),
+                ),
+                across="numbered",
             ),
         ),
         paper="score",
@@ -124,8 +130,8 @@ KINDS: dict[str, StepKind] = {
             Table(
                 (
                     Number("score", "one.scores", "number", T, (W + "score",)),
-                    Number("pull", "one.pulls", "pull", T, (W + "pull",)),
-                    Number("share", "one.weights", "share", T, (W + "share",)),
+                    Number("pull", "one.pulls", "pull", T, (W + "pull",), look=B),
+                    Number("share", "one.weights", "share", T, (W + "share",), look=SH),
                 ),
                 last=(None, Number("total", "one.total", "pull"), _BUDGET),
                 last_label=W + "total",
@@ -141,10 +147,13 @@ KINDS: dict[str, StepKind] = {
             Table(
                 (
                     Number("weight", "one.weights", "weight", T, (W + "weight",)),
-                    Number("scaled", "one.scaled", "output_entry", ("token", "col")),
+                    Number("scaled", "one.scaled", "output_entry", ("token", "col"), role="value"),
                 ),
                 caption=W + "scaled",
-                last=(None, Number("output", "one.output", "output_entry", ("col",))),
+                last=(
+                    None,
+                    Number("output", "one.output", "output_entry", ("col",), look=B, role="value"),
+                ),
                 last_label=W + "output",
             ),
         ),
@@ -158,21 +167,35 @@ KINDS: dict[str, StepKind] = {
             Table(
                 (
                     Number("dot", "rival.dot", "number", T, (W + "dot",)),
-                    Number("score", "rival.score", "number", T, (W + "score",)),
+                    Number("score", "rival.score", "number", T, (W + "score",), look=B),
                 )
             ),
             Table(
                 (
-                    Number("share_before", "one.weights", "share", T, (W + "before",)),
-                    Number("share", "rival.weights", "share", T, (W + "after",)),
+                    Number("share_before", "one.weights", "share", T, (W + "before",), look=SH),
+                    Number("share", "rival.weights", "share", T, (W + "after",), look=SH),
                 )
             ),
             Table(
                 (
                     Number(
-                        "output_before", "one.output", "output_entry", ("col",), (W + "before",)
+                        "output_before",
+                        "one.output",
+                        "output_entry",
+                        ("col",),
+                        (W + "before",),
+                        look=B,
+                        role="value",
                     ),
-                    Number("output", "rival.output", "output_entry", ("col",), (W + "after",)),
+                    Number(
+                        "output",
+                        "rival.output",
+                        "output_entry",
+                        ("col",),
+                        (W + "after",),
+                        look=B,
+                        role="value",
+                    ),
                 ),
                 down="",
                 caption=W + "output",
@@ -218,10 +241,20 @@ KINDS: dict[str, StepKind] = {
                         "score", "share_quiz.scores", "score", ("head", "token"), (W + "score",)
                     ),
                     Number(
-                        "pull", "share_quiz.pulls", "grid_pull", ("head", "token"), (W + "pull",)
+                        "pull",
+                        "share_quiz.pulls",
+                        "grid_pull",
+                        ("head", "token"),
+                        (W + "pull",),
+                        look=B,
                     ),
                     Number(
-                        "share", "share_quiz.weights", "share", ("head", "token"), (W + "share",)
+                        "share",
+                        "share_quiz.weights",
+                        "share",
+                        ("head", "token"),
+                        (W + "share",),
+                        look=SH,
                     ),
                 ),
                 last=(None, Number("total", "share_quiz.total", "pull", ("head",)), _BUDGET),
@@ -260,7 +293,13 @@ KINDS: dict[str, StepKind] = {
                 (
                     Table(
                         tuple(
-                            Number(part, f"heads.{part}", "number", ("head", "token", "col"))
+                            Number(
+                                part,
+                                f"heads.{part}",
+                                "number",
+                                ("head", "token", "col"),
+                                role={"q": "query", "k": "key", "v": "value"}[part],
+                            )
                             for part in "qkv"
                         ),
                         across="named",
@@ -287,7 +326,7 @@ KINDS: dict[str, StepKind] = {
                         corner=W + "corner",
                     ),
                     Table(
-                        (Number("output", "heads.outputs", "output_entry", _HRC),),
+                        (Number("output", "heads.outputs", "output_entry", _HRC, role="value"),),
                         down="row",
                         caption=H + "outputs",
                     ),
@@ -295,12 +334,12 @@ KINDS: dict[str, StepKind] = {
                 heading=H + "head",
             ),
             Table(
-                (Number("joined", "heads.joined", "output_entry", ("token", "col")),),
+                (Number("joined", "heads.joined", "output_entry", ("token", "col"), role="value"),),
                 across="numbered",
                 caption=H + "joined",
             ),
             Table(
-                (Number("mixed", "heads.mixed", "output_entry", ("token", "col")),),
+                (Number("mixed", "heads.mixed", "output_entry", ("token", "col"), role="value"),),
                 across="numbered",
                 caption=W + "mixed",
             ),

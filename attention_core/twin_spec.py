@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 __all__ = [
     "AXES",
+    "LOOKS",
+    "ROLES",
     "SOURCES",
     "Choices",
     "EachHead",
@@ -38,6 +40,7 @@ _GRID = {name: ("row", "col") for name in ("dots", "scores", "pulls", "weights",
 SOURCES: dict[str, tuple[str, ...]] = {
     # Day 004's one query over the lesson's tokens
     "one.root_d_k": (),
+    "one.products": ("token", "col"),
     "one.dots": ("token",),
     "one.scores": ("token",),
     "one.pulls": ("token",),
@@ -83,6 +86,16 @@ SOURCES: dict[str, tuple[str, ...]] = {
 without W_O) shows nothing."""
 
 
+LOOKS = ("cell", "bar", "share")
+"""How the twin draws a number, as the video does: a ``cell`` shaded by its size (a heat map
+where it runs over a grid), a ``bar`` as long as it is (``e^score``, an output), or a ``share``
+of the budget bar (its place's slice of the row, in the token's colour)."""
+
+ROLES = ("", "query", "key", "value")
+"""The role whose colour a number's cell takes (:data:`attention_core.palette.ROLES`); "" for
+the scores' heat, in the query's colour as the video's grids."""
+
+
 @dataclass(frozen=True)
 class Number:
     """One quantity the twin shows: ``Number("share", "one.weights", "share", ("token",))``."""
@@ -100,8 +113,16 @@ class Number:
     """The words entries naming it (a column's heading, a term), joined by `` · ``."""
     roughly: bool = False
     """Set in the words' ``about {count}`` when the rule's text is not the number exactly."""
+    look: str = "cell"
+    """How it is drawn: one of :data:`LOOKS`."""
+    role: str = ""
+    """Whose colour its cell takes: one of :data:`ROLES`."""
 
     def __post_init__(self) -> None:
+        if self.look not in LOOKS or self.role not in ROLES:
+            raise ValueError(
+                f"twin number {self.quantity!r}: look {self.look!r} or role {self.role!r} unknown"
+            )
         if self.source not in SOURCES:
             raise ValueError(f"twin number {self.quantity!r}: no source {self.source!r}")
         if self.over != SOURCES[self.source]:

@@ -1,6 +1,19 @@
-"""The shared look: one colour per role and per token, type sizes, pacing."""
+"""The shared look: one colour per role and per token (:mod:`attention_core.palette`, which
+the pages share), type sizes, pacing."""
 
 from __future__ import annotations
+
+from attention_core.palette import (
+    BACKGROUND,
+    KEY,
+    MUTED,
+    QUERY,
+    RIVAL,
+    TEXT,
+    TOKEN_COLOURS,
+    VALUE,
+    token_colour,
+)
 
 __all__ = [
     "BACKGROUND",
@@ -10,20 +23,10 @@ __all__ = [
     "QUERY",
     "RIVAL",
     "TEXT",
+    "TOKEN_COLOURS",
     "VALUE",
     "token_colour",
 ]
-
-# Okabe–Ito and Paul Tol hues: distinguishable with the common colour-vision deficiencies,
-# and every one at least 4.5:1 against the background (tests/test_style.py checks both).
-BACKGROUND = "#14161c"
-TEXT = "#f2f2f2"
-MUTED = "#a8adb7"
-QUERY = "#f0e442"  # yellow, as in 3Blue1Brown's attention chapter
-KEY = "#56b4e9"  # sky blue
-VALUE = "#3fc59a"  # bluish green
-TOKEN_COLOURS = ("#e69f00", "#cc79a7", "#bbbbbb", "#88ccee", "#ddcc77", "#44aa99")
-RIVAL = "#ee6677"
 
 FONT = "Inter"
 MONO = "DejaVu Sans Mono"
@@ -44,8 +47,3 @@ FAST = 0.5
 NORMAL = 1.0
 SLOW = 1.5
 MARGIN = 0.35  # distance kept from the frame's edge, in scene units
-
-
-def token_colour(index: int, *, rival: bool = False) -> str:
-    """The colour a token keeps in every scene."""
-    return RIVAL if rival else TOKEN_COLOURS[index % len(TOKEN_COLOURS)]

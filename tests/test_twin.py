@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import math
 import random
+import re
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -70,12 +71,22 @@ def shown(page: Page) -> dict[tuple[str, ...], str]:
     return {tuple(item[:6]): item[6] for item in found}
 
 
+PICKED = """
+() => [...document.querySelectorAll("[data-twin-picker] option")].map((option) =>
+  [option.textContent, document.querySelector(`[data-step="${option.value}"] h3`).textContent])
+"""
+"""Each label of twin.html's step picker, with the heading of the step it picks."""
+
+
 def check(page: Page, lesson: Lesson) -> None:
-    """Every number on the page is attention_core's, and every one of those is on the page."""
+    """Every number on the page is attention_core's, and every one of those is on the page; the
+    step picker's labels are the steps' headings as they now read (the rival's share in it)."""
     want, have = expected(lesson), shown(page)
     wrong = {k: (have.get(k), v) for k, v in want.items() if have.get(k) != v}
     assert not wrong, f"page ≠ attention_core (page, python): {dict(list(wrong.items())[:8])}"
     assert set(have) == set(want)
+    labels = page.evaluate(PICKED)
+    assert [label for label, _ in labels] == [heading for _, heading in labels]
     COMPARED.append(len(want))
 
 
@@ -220,6 +231,24 @@ def test_the_plan_covers_every_step_kind() -> None:
     assert len(PLAN) == 20
 
 
+BUILT_IN = ["day005_masked", "day006_heads"]
+
+
+@pytest.mark.parametrize("name", ["default", *BUILT_IN])
+def test_every_number_and_picker_label_starts_empty(name: str) -> None:
+    """Python writes no number of the twin (nor a label of its picker): ``twin.js`` writes each,
+    so a number it does not compute is missing on the page, and the proof sees it."""
+    lesson = (
+        default_lesson() if name == "default" else load_lesson(ROOT / "lessons" / f"{name}.toml")
+    )
+    written = twin.twin_html(lesson)
+    numbers = re.findall(r"<(span|text)\b[^>]*\bdata-quantity=[^>]*>([^<]*)<", written)
+    options = re.findall(r"<option value=\"\d+\">([^<]*)</option>", written)
+    assert len(numbers) == sum(len(twin_numbers.numbers(worked(lesson), k)) for k in lesson.steps)
+    assert {text for _, text in numbers} == {""}
+    assert options == [""] * len(lesson.steps)
+
+
 @pytest.mark.browser
 def test_the_page_computes_every_source(page: Page) -> None:
     with_script(page)
@@ -263,7 +292,7 @@ def test_every_number_is_attention_cores_after_an_edit(
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("name", ["day005_masked", "day006_heads"])
+@pytest.mark.parametrize("name", BUILT_IN)
 def test_the_share_quiz_lessons_too(name: str, page: Page, tmp_path: Path) -> None:
     """The built-in series lessons: their share quiz (the answer step of a lesson where every
     token asks), with a random edit."""

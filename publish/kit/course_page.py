@@ -14,7 +14,7 @@ from publish.kit.direction import direction
 from publish.kit.lecture import WEB_FORMATS
 from publish.kit.templating import inline, render
 from publish.kit.transcript import SCRIPT as TRANSCRIPT_SCRIPT
-from publish.kit.webpage import STYLE_BASE, page
+from publish.kit.webpage import SCHEME, STYLE_BASE, page
 from publish.media.clip_beats import clock, steps_of
 from publish.media.manifest import Manifest
 
@@ -71,7 +71,7 @@ def course_html(
         direction=direction,
     )
     script = TRANSCRIPT_SCRIPT if any(lesson.player for lesson in lessons) else ""
-    return page(title, language, STYLE_BASE + _STYLE + embed.PLAYER_STYLE, body, script)
+    return page(title, language, STYLE_BASE + SCHEME + _STYLE + embed.PLAYER_STYLE, body, script)
 
 
 _STYLE = inline("course_page.css")

@@ -11,7 +11,7 @@ from attention_core import Lesson, Words
 from publish.kit import quiz_player, transcript, twin
 from publish.kit.described_toggle import described_toggle
 from publish.kit.templating import Markup, inline, render
-from publish.kit.webpage import STYLE_BASE, page
+from publish.kit.webpage import SCHEME, STYLE_BASE, page
 from publish.media.clip_beats import Step, clock
 from publish.media.manifest import FullEntry
 
@@ -58,7 +58,7 @@ def embed_html(
         clock=clock,
     )
     language = words["common.word.language"]
-    style = STYLE_BASE + _STYLE + PLAYER_STYLE + twin.STYLE
+    style = STYLE_BASE + SCHEME + _STYLE + PLAYER_STYLE + twin.STYLE
     script = _SCRIPT + transcript.SCRIPT + (twin.script(follow=True) if full is not None else "")
     return page(lesson.title, language, style, body, script)
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
-from attention_core import Lesson
+from attention_core import Lesson, palette
 from attention_core import formatting as fmt
 from attention_core.model import Quiz as FillerQuiz
 from attention_core.model import ShareQuiz
@@ -26,7 +26,7 @@ from publish.kit.templating import Markup, inline, render, static
 from publish.kit.twin_fields import fields
 from publish.kit.twin_layout import section, title
 from publish.kit.twin_numbers import numbers
-from publish.kit.webpage import STYLE_BASE, page
+from publish.kit.webpage import SCHEME, STYLE_BASE, page
 
 __all__ = ["FOLLOW", "NAME", "SCRIPT", "STYLE", "data", "panel", "script", "twin_html"]
 
@@ -73,6 +73,7 @@ def data(lesson: Lesson) -> dict[str, Any]:
         },
         "kinds": {kind: _spec(kind) for kind in lesson.steps},
         "rules": json.loads(fmt.rules_json()),
+        "shade": {"faintest": palette.FAINTEST, "fullest": palette.FULLEST},
         "words": {
             "about": lesson.words["common.word.about"],
             "invalid": lesson.words["page.line.invalid"],
@@ -92,19 +93,21 @@ def _rows(matrix: Sequence[Sequence[float]]) -> list[list[float]]:
 
 
 def panel(lesson: Lesson, *, picker: bool = False, chapters: Sequence[int] = ()) -> str:
-    """The twin: the lesson's inputs as fields, a "back to the lesson" button, and a section
-    per step (the first shown); with ``picker``, a choice of step above them. ``chapters``:
-    the step (its place in ``lesson.steps``) each chapter of the whole video shows, which
+    """The twin: the lesson's inputs as cells, a "back to the lesson" button, and a section
+    per step (the first shown) drawn as the video draws it; with ``picker``, a choice of step
+    above them. Every number is written empty, and so are the picker's labels: ``twin.js``
+    writes them all, so a number it does not compute shows as missing. ``chapters``: the step
+    (its place in ``lesson.steps``) each chapter of the whole video shows, which
     :data:`FOLLOW` reads."""
     w, words = worked(lesson), lesson.words
     steps = []
     for place, kind in enumerate(lesson.steps):
-        shown = numbers(w, kind)
+        blank = dict.fromkeys(numbers(w, kind), "")
         steps.append(
             {
                 "kind": kind,
-                "title": Markup(title(lesson, place, kind, shown)),
-                "section": Markup(section(w, kind, shown)),
+                "title": Markup(title(lesson, place, kind, blank)),
+                "section": Markup(section(w, kind, blank, drawn=True)),
             }
         )
     return render(
@@ -112,12 +115,7 @@ def panel(lesson: Lesson, *, picker: bool = False, chapters: Sequence[int] = ())
         chapters=json.dumps(list(chapters)),
         words=words,
         fields=Markup(fields(lesson)),
-        picker=[
-            (place, Markup(title(lesson, place, kind, None)))
-            for place, kind in enumerate(lesson.steps)
-        ]
-        if picker
-        else None,
+        picker=range(len(lesson.steps)) if picker else None,
         steps=steps,
         data=data(lesson),
     )
@@ -139,10 +137,11 @@ FOLLOW = inline("twin_follow.js")
 are one to one, in order)."""
 
 STYLE = inline("twin.css")
+"""The twin's look; a page that shows it also carries :data:`publish.kit.webpage.SCHEME`."""
 
 
 def twin_html(lesson: Lesson) -> str:
     """``twin.html``: the twin alone, every step behind a picker, for a slide deck's iframe."""
     language = lesson.words["common.word.language"]
     body = render("twin.html", title=lesson.title, panel=Markup(panel(lesson, picker=True)))
-    return page(lesson.title, language, STYLE_BASE + STYLE, body, script(follow=False))
+    return page(lesson.title, language, STYLE_BASE + SCHEME + STYLE, body, script(follow=False))

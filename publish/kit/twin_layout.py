@@ -15,19 +15,20 @@ from attention_core import formatting as fmt
 from attention_core.model import ShareQuiz
 from attention_core.steps import KINDS
 from attention_core.twin_spec import AXES, Choices, EachHead, Line, Number, Part, Table, Terms
-from attention_core.worked import Worked, worked
-from publish.kit import twin_numbers
+from attention_core.worked import Worked
+from publish.kit import twin_drawing, twin_numbers
 from publish.kit.templating import Markup, macros
+from publish.kit.twin_drawing import Row
 from publish.kit.twin_numbers import Key, Shown, key
 from publish.kit.webpage import html_text
 
 __all__ = ["row", "section", "table", "title"]
 
 
-def section(w: Worked, kind: str, shown: Shown) -> str:
-    """Step ``kind``'s numbers of ``shown``, laid out as its twin spec says; nothing for a
-    kind whose spec is empty."""
-    return "".join(_part(w, part, shown) for part in KINDS[kind].twin)
+def section(w: Worked, kind: str, shown: Shown, *, drawn: bool = False) -> str:
+    """Step ``kind``'s numbers of ``shown``, laid out as its twin spec says (``drawn``: its
+    tables as the video draws them); nothing for a kind whose spec is empty."""
+    return "".join(_part(w, part, shown, drawn) for part in KINDS[kind].twin)
 
 
 def _n(
@@ -66,22 +67,15 @@ def _html(part: str, *values: object) -> str:
     return str(getattr(_PARTS, part)(*values))
 
 
-def title(lesson: Lesson, place: int, kind: str, shown: Shown | None) -> str:
+def title(lesson: Lesson, place: int, kind: str, shown: Shown) -> str:
     """``Step 3 · Score every token against the query``; a kind's headline number (the
-    rival's) fills its heading's placeholder, live in the panel (``shown``), as text in the
-    picker."""
+    rival's) fills its heading's placeholder as a number of ``shown``."""
     words = lesson.words
     number = f"{words['page.word.step']} {fmt.number(place + 1)} · "
     headline = KINDS[kind].headline
     if headline is not None:
-        if shown is None:
-            value = html_text(
-                dict(twin_numbers.shown(worked(lesson), headline))[key(headline.quantity)]
-            )
-        else:
-            value = _n(shown, headline.quantity)
         head, _, tail = re.split(r"(\{\w+\})", words[f"{kind}.heading.title"], maxsplit=1)
-        return html_text(number + head) + value + html_text(tail)
+        return html_text(number + head) + _n(shown, headline.quantity) + html_text(tail)
     if kind == "answer" and isinstance(lesson.quiz, ShareQuiz):
         tokens = lesson.tokens
         question = words.say(
@@ -93,7 +87,7 @@ def title(lesson: Lesson, place: int, kind: str, shown: Shown | None) -> str:
     return html_text(number + words[f"{kind}.heading.title"])
 
 
-def _part(w: Worked, part: Part, shown: Shown, head: str = "") -> str:
+def _part(w: Worked, part: Part, shown: Shown, drawn: bool) -> str:
     """One part of a spec: nothing when it shows no number of this lesson (a quiz of the
     other kind, a lesson without W_O)."""
     words = w.lesson.words
@@ -102,10 +96,10 @@ def _part(w: Worked, part: Part, shown: Shown, head: str = "") -> str:
         for h, work in enumerate(w.heads):
             if part.heading:
                 parts.append(_html("heading", words.say(part.heading, number=work.number)))
-            parts += [_table(w, table, shown, str(h), work.number) for table in part.parts]
+            parts += [_table(w, t, shown, drawn, str(h), work.number) for t in part.parts]
         return "".join(parts)
     if isinstance(part, Table):
-        return _table(w, part, shown, head)
+        return _table(w, part, shown, drawn)
     if isinstance(part, Line):
         k = _find(w, part.number, {})
         if k is None:
@@ -123,62 +117,73 @@ def _part(w: Worked, part: Part, shown: Shown, head: str = "") -> str:
     return _html("choices", words[part.said], options)
 
 
-def _table(w: Worked, t: Table, shown: Shown, head: str = "", number: str = "") -> str:
+def _table(w: Worked, t: Table, shown: Shown, drawn: bool, head: str = "", number: str = "") -> str:
     """A table of the spec, its rows the places of ``t.down`` its numbers have (inside a head,
-    that head's); nothing when it has none."""
+    that head's); nothing when it has none. ``drawn``: as the video draws it
+    (:mod:`publish.kit.twin_drawing`), else as a table of text (the handout's)."""
     fixed = {"head": head} if head else {}
+    rows: list[Row]
     if not t.down:  # a row per number, its entries across
         lines = [(n, _places(w, n, "col", fixed)) for n in t.columns]
         lines = [(n, places) for n, places in lines if places]
         if not lines:
             return ""
         across = _ordered(lines[0][1])
-        rows = [
-            row(_label(w, n), *(_span(shown, places[c]) for c in across)) for n, places in lines
-        ]
+        rows = [Row(_label(w, n), "", [(places[c], n) for c in across]) for n, places in lines]
         header = ["", *(_heading(w, t, lines[0][0], c) for c in across)]
-        return table(header, rows, _caption(w, t, number))
-    found = {i: _cells(w, n, t.down, fixed) for i, n in enumerate(t.columns)}
-    columns = [(i, n) for i, n in enumerate(t.columns) if found[i]]
-    downs = _ordered(d for i, _ in columns for d in found[i])
-    if not downs:
-        return ""
-    widths = {i: _ordered(c for cells in found[i].values() for c in cells) for i, _ in columns}
-    header = [_words(w, t.corner)]
-    for i, n in columns:
-        header += [_heading(w, t, n, c) for c in widths[i]] if _spread(n, t) else [_label(w, n)]
-    rows = []
-    for d in downs:
-        cells: list[str] = []
-        for i, _ in columns:
-            at = found[i].get(d, {})
-            cells += [_span(shown, at[c]) if c in at else "—" for c in widths[i]]
-        rows.append(row(_down_label(w, t.down, d), *cells))
-    if t.last:
-        rows.append(row(_words(w, t.last_label), *_last(w, shown, t, columns, widths, fixed)))
-    return table(header, rows, _caption(w, t, number))
+        drawn_as = [lines[0][0]] * len(across)
+    else:
+        found = {i: _cells(w, n, t.down, fixed) for i, n in enumerate(t.columns)}
+        columns = [(i, n) for i, n in enumerate(t.columns) if found[i]]
+        downs = _ordered(d for i, _ in columns for d in found[i])
+        if not downs:
+            return ""
+        widths = {i: _ordered(c for cells in found[i].values() for c in cells) for i, _ in columns}
+        header = [_words(w, t.corner)]
+        drawn_as = []
+        for i, n in columns:
+            header += [_heading(w, t, n, c) for c in widths[i]] if _spread(n, t) else [_label(w, n)]
+            drawn_as += [n] * len(widths[i])
+        rows = []
+        tokens = t.down in ("token", "row")
+        for d in downs:
+            cells: list[tuple[Key, Number] | str] = []
+            for i, n in columns:
+                at = found[i].get(d, {})
+                cells += [(at[c], n) if c in at else "—" for c in widths[i]]
+            rows.append(Row(_down_label(w, t.down, d), d if tokens else "", cells))
+        if t.last:
+            last = _last(w, t, columns, widths, fixed)
+            rows.append(Row(_words(w, t.last_label), "", last))
+    caption = _caption(w, t, number)
+    if drawn:
+        return twin_drawing.figure(caption, header, drawn_as, rows)
+    text_rows = [
+        row(r.label, *(c if isinstance(c, str) else _span(shown, c[0]) for c in r.cells))
+        for r in rows
+    ]
+    return table(header, text_rows, caption)
 
 
 def _last(
     w: Worked,
-    shown: Shown,
     t: Table,
     columns: list[tuple[int, Number]],
     widths: dict[int, list[str]],
     fixed: dict[str, str],
-) -> list[str]:
+) -> list[tuple[Key, Number] | str]:
     """The last row's cells: each number of ``t.last`` under its column, entry by entry."""
-    cells: list[str] = []
+    cells: list[tuple[Key, Number] | str] = []
     for i, _ in columns:
         under = t.last[i] if i < len(t.last) else None
         if under is None:
             cells += [""] * len(widths[i])
         elif "col" in under.over:
             places = _places(w, under, "col", fixed)
-            cells += [_span(shown, places[c]) if c in places else "" for c in widths[i]]
+            cells += [(places[c], under) if c in places else "" for c in widths[i]]
         else:
             k = _find(w, under, fixed)
-            cells += ["" if k is None else _span(shown, k)] + [""] * (len(widths[i]) - 1)
+            cells += ["" if k is None else (k, under)] + [""] * (len(widths[i]) - 1)
     return cells
 
 

@@ -131,6 +131,7 @@ def _heads(read: Callable[[Worked], Any]) -> Source:
 
 SOURCES: dict[str, Source] = {
     "one.root_d_k": lambda w: w.before.attention.root_d_k,
+    "one.products": lambda w: w.before.attention.products,
     "one.dots": lambda w: w.before.attention.dots,
     "one.scores": lambda w: w.before.attention.scores,
     "one.pulls": lambda w: w.before.attention.pulls,

@@ -4,13 +4,21 @@ from __future__ import annotations
 
 import html
 
+from attention_core import palette
 from publish.kit.direction import direction
 from publish.kit.templating import Markup, inline, render
 
-__all__ = ["STYLE_BASE", "html_text", "page"]
+__all__ = ["PALETTE", "SCHEME", "STYLE_BASE", "html_text", "page"]
 
 STYLE_BASE = inline("base.css")
 """Type and colours shared by the embed page and the handout."""
+
+PALETTE = "\n" + render("palette.css", p=palette)
+"""The video's colours (:mod:`attention_core.palette`) as custom properties: ``--query``,
+``--key``, ``--value``, ``--rival``, ``--t0`` … (the tokens'), the scene's own."""
+
+SCHEME = PALETTE + inline("scheme.css")
+"""What makes a page follow ``prefers-color-scheme``: dark is the video's own background."""
 
 
 def page(title: str, language: str, style: str, body: str, script: str = "") -> str:

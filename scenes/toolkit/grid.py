@@ -8,17 +8,16 @@ from typing import TYPE_CHECKING, TypeVar
 from manim import DOWN, LEFT, RIGHT, UP, Mobject, ReplacementTransform, RoundedRectangle, VGroup
 
 from attention_core.meaning import Meaning, meaning
+from attention_core.palette import DARK, FAINTEST, FULLEST
 from scenes import style
 from scenes.helpers import fit, text
 from scenes.toolkit.figures import Figure, figure
-from scenes.toolkit.vectors import FAINTEST, FULLEST
 
 if TYPE_CHECKING:
     from scenes.manim_internals import Playable
 
 __all__ = ["DARK", "CellGrid"]
 
-DARK = "#08090c"  # a masked cell: darker than the page, so it reads as switched off
 CELL_GAP = 0.08
 LABEL_GAP = 0.2  # between a label and the cells it names
 PADDING = 0.2  # left and right of the widest number a cell will hold

@@ -7,6 +7,7 @@ from typing import cast
 
 from manim import RIGHT, RoundedRectangle, VGroup
 
+from attention_core.palette import FAINTEST, FULLEST
 from scenes import style
 from scenes.helpers import fit
 from scenes.toolkit.figures import Figure, figure
@@ -16,7 +17,6 @@ __all__ = ["CELL_GAP", "CELL_HEIGHT", "VectorCells", "cell_width"]
 CELL_HEIGHT = 0.5
 CELL_GAP = 0.08
 CELL_PADDING = 0.2  # room left and right of the widest entry
-FAINTEST, FULLEST = 0.08, 0.42  # fill opacity of a zero entry and of the largest one
 
 
 def cell_width(*vectors: Sequence[str], size: float = style.NUMBER_SIZE) -> float:

@@ -42,7 +42,10 @@
  */
 /**
  * @typedef {{ lesson: Inputs, kinds: Record<string, SpecNumber[]>, rules: Record<string, Rule>,
- *   words: TwinWords }} TwinData
+ *   words: TwinWords, shade: { faintest: number, fullest: number } }} TwinData
+ */
+/** A number as the page shows it: its text, and the number itself, which the drawing is sized by.
+ * @typedef {{ text: string, x: number }} Shown
  */
 /** @typedef {{ token?: number | string, head?: number | string, row?: number | string, col?: number | string }} Place */
 
@@ -223,6 +226,7 @@ const Twin = (() => {
     const weights = softmax(scores);
     return {
       root,
+      products,
       dots,
       scores,
       pulls,
@@ -373,6 +377,7 @@ const Twin = (() => {
     const withRival = (xs) => Object.fromEntries(xs.map((x, t) => [t === n ? "rival" : t, x]));
     return {
       "one.root_d_k": () => before().root,
+      "one.products": () => before().products,
       "one.dots": () => before().dots,
       "one.scores": () => before().scores,
       "one.pulls": () => before().pulls,
@@ -439,16 +444,16 @@ const Twin = (() => {
   }
 
   /** Every number each kind shows, by key: the sources its twin spec (`kinds`, by kind) names,
-   * each set in its rule.
+   * each set in its rule (and the number, which the drawing is sized by).
    * @param {Inputs} inputs
    * @param {Record<string, Rule>} rules
    * @param {TwinWords} words
    * @param {Record<string, SpecNumber[]>} kinds
-   * @returns {Record<string, Map<string, string>>}
+   * @returns {Record<string, Map<string, Shown>>}
    */
   function numbers(inputs, rules, words, kinds) {
     const source = sources(derived(inputs));
-    /** @type {Record<string, Map<string, string>>} */
+    /** @type {Record<string, Map<string, Shown>>} */
     const byKind = {};
     for (const [kind, listed] of Object.entries(kinds)) {
       const shown = (byKind[kind] = new Map());
@@ -458,7 +463,8 @@ const Twin = (() => {
         const rule = rules[number.rule];
         places(value, number.over.length, [], (at, x) => {
           const where = Object.fromEntries(number.over.map((axis, i) => [axis, at[i]]));
-          shown.set(key(number.quantity, where), number.roughly ? roughly(rule, x, words) : format(rule, x));
+          const text = number.roughly ? roughly(rule, x, words) : format(rule, x);
+          shown.set(key(number.quantity, where), { text, x });
         });
       }
     }
@@ -496,6 +502,9 @@ const Twin = (() => {
   }
 
   /**
+   * Every number of the panel written from `inputs`: its text (none where the script computes
+   * no number for its key, so a key it misses shows as missing), its drawing, the picker's
+   * labels (the steps' headings) and the input cells' shading.
    * @param {HTMLElement} panel
    * @param {Inputs} inputs
    * @param {TwinData} data
@@ -506,9 +515,86 @@ const Twin = (() => {
       const shown = byKind[section.dataset.kind] ?? new Map();
       for (const element of section.querySelectorAll("[data-quantity]")) {
         const d = element.dataset;
-        const text = shown.get(key(d.quantity, d));
-        if (text !== undefined) element.textContent = text;
+        const number = shown.get(key(d.quantity, d));
+        element.textContent = number ? number.text : "";
+        element.toggleAttribute("data-unset", !number);
       }
+      for (const svg of section.querySelectorAll("svg")) draw(svg, shown, data.shade);
+    }
+    const picker = /** @type {HTMLSelectElement | null} */ (panel.querySelector("[data-twin-picker]"));
+    for (const option of picker ? picker.options : []) {
+      option.textContent = panel.querySelector(`[data-step="${option.value}"] h3`).textContent;
+    }
+    shadeFields(panel, data.shade);
+  }
+
+  /**
+   * A cell's fill opacity as the video shades it: faint for nothing, fullest at `peak`.
+   * @param {number} x
+   * @param {number} peak
+   * @param {{ faintest: number, fullest: number }} shade
+   */
+  function heat(x, peak, shade) {
+    const part = peak > 0 && Number.isFinite(x) ? Math.min(1, Math.abs(x) / peak) : 0;
+    return shade.faintest + (shade.fullest - shade.faintest) * part;
+  }
+
+  /**
+   * One drawn table (twin_drawing.py's) sized by its numbers: a cell shaded by its size against
+   * the largest of its quantity in the table, a bar as long, a share as long as its part of the
+   * budget, and each budget bar sliced in its rows' order; −∞ drawn as a masked cell.
+   * @param {Element} svg
+   * @param {Map<string, Shown>} shown
+   * @param {{ faintest: number, fullest: number }} shade
+   */
+  function draw(svg, shown, shade) {
+    const slots = [...svg.querySelectorAll("[data-look] [data-quantity]")].map((text) => {
+      const d = /** @type {HTMLElement} */ (text).dataset;
+      return { rect: /** @type {HTMLElement} */ (text.previousElementSibling), look: text.parentElement.dataset.look, quantity: d.quantity, x: shown.get(key(d.quantity, d))?.x ?? 0 };
+    });
+    /** @type {Record<string, number>} */
+    const peaks = {};
+    for (const s of slots) {
+      if (Number.isFinite(s.x)) peaks[s.quantity] = Math.max(peaks[s.quantity] ?? 0, Math.abs(s.x));
+    }
+    for (const { rect, look, quantity, x } of slots) {
+      rect.classList.toggle("masked", x === -Infinity);
+      rect.classList.toggle("negative", x < 0);
+      if (look === "cell") rect.style.fillOpacity = String(heat(x, peaks[quantity], shade));
+      else {
+        const part = Number.isFinite(x) ? Math.abs(x) / (look === "share" ? 1 : peaks[quantity] || 1) : 0;
+        rect.style.transform = `scaleX(${Math.max(part, 0.005)})`;
+      }
+    }
+    for (const budget of svg.querySelectorAll(".budget")) {
+      let start = 0;
+      for (const segment of /** @type {NodeListOf<HTMLElement>} */ (budget.querySelectorAll(".segment"))) {
+        const d = segment.dataset;
+        const part = shown.get(key(d.of, d))?.x ?? 0;
+        const width = Number(segment.getAttribute("width"));
+        segment.style.transform = `translateX(${start * width}px) scaleX(${Math.max(part, 0.001)})`;
+        start += part;
+      }
+    }
+  }
+
+  /**
+   * Each input cell shaded by its number against the largest of its role, as the video's
+   * vectors are.
+   * @param {HTMLElement} panel
+   * @param {{ faintest: number, fullest: number }} shade
+   */
+  function shadeFields(panel, shade) {
+    const fields = [.../** @type {NodeListOf<HTMLInputElement>} */ (panel.querySelectorAll("[data-input]"))];
+    /** @type {Record<string, number>} */
+    const peaks = {};
+    for (const field of fields) {
+      const x = Math.abs(Number(field.value));
+      if (Number.isFinite(x)) peaks[field.dataset.input] = Math.max(peaks[field.dataset.input] ?? 0, x);
+    }
+    for (const field of fields) {
+      const x = Number(field.value);
+      field.style.setProperty("--shade", String(heat(x, peaks[field.dataset.input], shade)));
     }
   }
 
