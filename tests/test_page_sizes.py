@@ -40,7 +40,7 @@ def _path(name: str, rendered: Rendered, course: CourseRun) -> Path:
 def test_each_page_fits_a_phone_and_a_desktop(
     name: str,
     rendered: Rendered,
-    course: CourseRun,
+    series: CourseRun,
     browser: Browser,  # noqa: F811
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
@@ -50,7 +50,7 @@ def test_each_page_fits_a_phone_and_a_desktop(
             page = browser.new_page(
                 viewport={"width": width, "height": height}, color_scheme=scheme
             )
-            page.goto(_path(name, rendered, course).as_uri())
+            page.goto(_path(name, rendered, series).as_uri())
             page.wait_for_load_state("load")
             scrolled, window, past = page.evaluate(WIDE)
             assert scrolled <= window, f"{name} at {width} px scrolls sideways: {past}"

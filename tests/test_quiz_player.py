@@ -94,7 +94,8 @@ def _right(lesson: Lesson) -> tuple[str, str]:
 def right_option(tab: Page, lesson: Lesson) -> int:
     """Where the option lettered :func:`right_letter` sits among the page's radio buttons,
     read from the labels the viewer sees (each opens with its letter in bold)."""
-    letters = tab.evaluate("[...document.querySelectorAll('form.quiz label b')].map(b => b.textContent)")
+    labels = "[...document.querySelectorAll('form.quiz label b')]"
+    letters = tab.evaluate(f"{labels}.map(b => b.textContent)")
     assert right_letter(lesson) in letters, letters
     at: int = letters.index(right_letter(lesson))
     return at
