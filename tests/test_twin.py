@@ -319,6 +319,19 @@ def test_the_share_quiz_lessons_too(name: str, page: Page, tmp_path: Path) -> No
 
 
 @pytest.mark.browser
+def test_the_step_picker_shows_a_title_as_written(page: Page, tmp_path: Path) -> None:
+    """A heading with ``&`` and ``<`` reads as written in the picker, as twin.js writes it
+    (escaped once, not twice)."""
+    written = "Q & K <scored>"
+    document = default_data()
+    document["words"] = {"score": {"heading": {"title": written}}}
+    lesson = parse_lesson(document)
+    open_twin(page, lesson, tmp_path)
+    labels = page.evaluate(PICKED)
+    assert labels[lesson.steps.index("score")][0].endswith(f"· {written}"), labels
+
+
+@pytest.mark.browser
 def test_a_field_without_a_number_says_so_and_changes_nothing(page: Page, tmp_path: Path) -> None:
     lesson = default_lesson()
     open_twin(page, lesson, tmp_path)

@@ -111,37 +111,3 @@ def test_following_the_corners_maps_moments_as_the_holds_do(t: float) -> None:
     corners = time_map(HOLDS)
     assert _along(corners, t, 0, 1) == pytest.approx(later(t, HOLDS))
     assert _along(corners, t, 1, 0) == pytest.approx(earlier(t, HOLDS))
-
-
-def test_the_twins_step_picker_shows_a_title_as_written() -> None:
-    """A heading with ``&`` and ``<`` reads as written in the picker (escaped once, not twice)."""
-    from html.parser import HTMLParser
-
-    from attention_core.lesson import parse_lesson
-    from publish.kit.twin import twin_html
-
-    written = "Q & K <scored>"
-    data = tomllib.loads((ROOT / "attention_core" / "lesson.toml").read_text("utf-8"))
-    lesson = parse_lesson({**data, "words": {"score": {"heading": {"title": written}}}})
-
-    class Options(HTMLParser):
-        def __init__(self) -> None:
-            super().__init__()
-            self.inside, self.texts = False, [""]
-
-        def handle_starttag(self, tag: str, attrs: object) -> None:
-            self.inside = tag == "option"
-
-        def handle_endtag(self, tag: str) -> None:
-            if tag == "option":
-                self.inside = False
-                self.texts.append("")
-
-        def handle_data(self, data: str) -> None:
-            if self.inside:
-                self.texts[-1] += data
-
-    options = Options()
-    options.feed(twin_html(lesson))
-    score = lesson.steps.index("score")
-    assert options.texts[score].endswith(f"· {written}")
