@@ -133,8 +133,12 @@ SHOW_FRAME = """async ([time]) => {
   const video = document.querySelector('video');
   const once = (name) => new Promise(r => video.addEventListener(name, r, {once: true}));
   if (video.readyState < 2) await once('loadeddata');
+  // 'seeked' can come before the new frame is on screen (a loaded machine drew the old one):
+  // wait for the frame itself to be presented too, or 2 s
+  const presented = new Promise(r => video.requestVideoFrameCallback(r));
   video.currentTime = time;
   await once('seeked');
+  await Promise.race([presented, new Promise(r => setTimeout(r, 2000))]);
   const canvas = document.createElement('canvas');
   canvas.width = video.videoWidth; canvas.height = video.videoHeight;
   const context = canvas.getContext('2d');

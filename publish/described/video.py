@@ -142,6 +142,7 @@ def add_described_track(plain: Path, sound: Path, *, language: str, title: str) 
             "0",
             "-c",
             "copy",
+            *_captions(found),
             *_track(plain.suffix, index),
             f"-metadata:s:a:{index}",
             f"language={language}",
@@ -172,3 +173,10 @@ def _track(suffix: str, index: int) -> list[str]:
         f"{option.split(':')[0]}:a:{index}" if option.startswith("-") else option
         for option in encoding(suffix)
     ]
+
+
+def _captions(found: list[tuple[str, str]]) -> list[str]:
+    """The captions' track written afresh rather than copied: ffmpeg 5.1's ``mov_text`` muxer
+    adds a font record to a copied track's header each time, so a second run would not give
+    the first run's bytes."""
+    return ["-c:s", "mov_text"] if any(kind == "subtitle" for kind, _ in found) else []
