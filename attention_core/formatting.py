@@ -6,6 +6,7 @@ import json
 import math
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
+from decimal import Decimal
 
 from .maths import softmax
 
@@ -19,6 +20,7 @@ __all__ = [
     "budget",
     "factor",
     "grid_pull",
+    "magnitude",
     "number",
     "option",
     "output",
@@ -99,7 +101,7 @@ def apply(rule: Rule, x: float) -> str:
     if rule.zero is not None and x == 0:
         return rule.zero
     if rule.significant and x != 0:
-        x = round(x, rule.significant - 1 - math.floor(math.log10(abs(x))))
+        x = round(x, rule.significant - 1 - magnitude(x))
     text = _fixed(x * rule.scale if rule.scale != 1 else x, rule.places)
     if rule.trim and "." in text:
         text = text.rstrip("0").rstrip(".")
@@ -108,6 +110,13 @@ def apply(rule: Rule, x: float) -> str:
     if rule.brackets and text.startswith("-"):
         text = f"({text})"
     return text + rule.suffix
+
+
+def magnitude(x: float) -> int:
+    """The power of ten of ``x``'s leading digit as ``repr`` writes it (``999.9999999999999``:
+    2; ``1e-05``: -5), exact, where ``floor(log10(x))`` would round; the page reads it from
+    ``toExponential()``, which writes the same shortest digits."""
+    return Decimal(repr(abs(float(x)))).adjusted()  # float: numpy's repr names its type
 
 
 def rules_json() -> str:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from .exponential import exp, exp_each
 from .model import Lesson, Quiz
 from .sums import added, times
 
@@ -37,7 +38,7 @@ BUDGET = 1.0
 """The whole attention budget: softmax weights always add up to exactly this."""
 SCORE_STEP = 1.0
 """One point of score, the step in the rule of thumb "+1 score = ×e"."""
-PULL_PER_SCORE_POINT = math.exp(SCORE_STEP)
+PULL_PER_SCORE_POINT = exp(SCORE_STEP)
 """How many times harder a token pulls for each extra point of score: e ≈ 2.72."""
 SCALING_SECTION = "3.2.1"
 """Where Vaswani et al. (2017) give the reason for dividing by √dₖ, cited beside it."""
@@ -98,7 +99,7 @@ class QuizAnswer:
     @property
     def bonus_fillers_needed(self) -> float:
         """Fillers scoring the bonus filler score needed to match the rival: e^bonus_gap."""
-        return math.exp(self.bonus_gap)
+        return exp(self.bonus_gap)
 
     @property
     def gap(self) -> float:
@@ -123,7 +124,7 @@ def softmax(scores: ArrayLike) -> Vector:
     each row's maximum is subtracted first so e^x never overflows, and a score of −∞ (a masked
     key) gets exactly 0."""
     scores = np.asarray(scores, dtype=np.float64)
-    pulls = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    pulls = exp_each(scores - scores.max(axis=-1, keepdims=True))
     return _frozen(pulls / added(pulls)[..., None])
 
 
@@ -141,7 +142,7 @@ def attend(lesson: Lesson) -> Attention:
     dots = added(products)
     root_d_k = math.sqrt(lesson.d_k)
     token_scores = scores(query, keys)
-    pulls = np.exp(token_scores)
+    pulls = exp_each(token_scores)
     weights = softmax(token_scores)
     weighted_values = weights[:, None] * values
     return Attention(
@@ -174,8 +175,8 @@ def quiz_answer(lesson: Lesson) -> QuizAnswer:
     return QuizAnswer(
         rival_score=rival_score,
         filler_score=quiz.filler_score,
-        fillers_needed=math.exp(gap),
-        options=(1.0, gap, math.exp(gap), math.exp(2 * gap)),
+        fillers_needed=exp(gap),
+        options=(1.0, gap, exp(gap), exp(2 * gap)),
         correct=2,
         quiz=quiz,
     )

@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from .exponential import exp_each
 from .maths import softmax
 from .model import Lesson
 from .sums import added, times
@@ -120,7 +121,7 @@ def attend_all(
     dots = added(products)
     root_d_k = math.sqrt(d_k)
     scores = np.where(hidden, -np.inf, dots / root_d_k)
-    pulls = np.exp(scores)  # e^−∞ is exactly 0; validation keeps every score within ±12
+    pulls = exp_each(scores)  # e^−∞ is exactly 0; validation keeps every score within ±12
     weights = softmax(scores)  # the one query's softmax, row by row: the same digits
     return GridAttention(
         queries=_frozen(q),

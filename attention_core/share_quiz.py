@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import formatting as fmt
+from .exponential import exp_each
 from .heads import attend_head, embeddings_of
 from .matrix import GridAttention, attend_all, attend_grid
 from .model import Lesson, ShareQuiz
@@ -104,5 +105,5 @@ def _unmasked(grid: GridAttention) -> GridAttention:
 def _unscaled(grid: GridAttention, i: int, j: int) -> float:
     """Row i's softmax of the raw dot products (the mask kept): the √dₖ forgotten."""
     dots = np.where(grid.hidden[i], -np.inf, grid.dots[i])
-    pulls = np.exp(dots - dots.max())
+    pulls = exp_each(dots - dots.max())
     return float(pulls[j] / pulls.sum())

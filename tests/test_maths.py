@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from attention_core import attend, default_lesson, parse_lesson, quiz_answer, softmax
+from attention_core.exponential import exp
 
 from .lessons import lesson_data
 
@@ -82,7 +83,7 @@ def test_quiz_options_follow_the_rival_score(data: dict) -> None:
     lesson = parse_lesson(data)
     quiz = quiz_answer(lesson)
     gap = quiz.rival_score - lesson.quiz.filler_score
-    assert quiz.options == (1.0, gap, math.exp(gap), math.exp(2 * gap))
+    assert quiz.options == (1.0, gap, exp(gap), exp(2 * gap))  # the lesson's e^x: exponential.py
     assert quiz.options[quiz.correct] == quiz.fillers_needed
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Frame, Page
 
 from attention_core import Lesson, default_lesson, load_lesson
 from attention_core.worked import Quiz, worked
@@ -91,7 +91,7 @@ def _right(lesson: Lesson) -> tuple[str, str]:
     return q.letter, q.answer
 
 
-def right_option(tab: Page, lesson: Lesson) -> int:
+def right_option(tab: Page | Frame, lesson: Lesson) -> int:
     """Where the option lettered :func:`right_letter` sits among the page's radio buttons,
     read from the labels the viewer sees (each opens with its letter in bold)."""
     labels = "[...document.querySelectorAll('form.quiz label b')]"

@@ -13,12 +13,14 @@ from typing import Any
 
 import pytest
 from lxml import etree
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Frame, Page, sync_playwright
 
+from attention_core import default_lesson
 from publish.kit import scorm
 from publish.media.files import PARTIAL
 from tests.conftest import ROOT, SERIES, CourseRun, cli
 from tests.test_lecture_kit import CHROMIUM
+from tests.test_quiz_player import right_option
 
 RUNTIME = ROOT / ".venv" / "node_modules" / "scorm-again" / "dist" / "scorm12.js"
 SESSION_TIME = re.compile(r"^\d{2,4}:\d{2}:\d{2}(\.\d{1,2})?$")
@@ -72,29 +74,47 @@ def lms_browser() -> Iterator[Browser]:
         launched.close()
 
 
-def lms_page(folder: Path) -> Path:
+def lms_page(folder: Path, *, window: bool = False) -> Path:
     """The test's LMS: scorm-again's SCORM 1.2 runtime as ``window.API``, the package's page
-    in a frame (``package/index.html``, as an LMS launches the resource's href)."""
+    (``package/index.html``, as an LMS launches the resource's href) in a frame, or, with
+    ``window``, opened by :func:`take_lesson` in a window of its own (the SCO finds the API
+    through ``window.opener``)."""
     if not RUNTIME.is_file():
         pytest.fail("scorm-again is missing: run scripts/setup.sh (npm install scorm-again)")
-    page = folder / "lms.html"
+    frame = (
+        ""
+        if window
+        else '<iframe id=sco title="the lesson" src="package/index.html" width=1200 height=800>'
+        "</iframe>"
+    )
+    page = folder / ("lms_window.html" if window else "lms.html")
     page.write_text(
         "<!doctype html><html lang=en><head><meta charset=utf-8><title>LMS</title>"
         f"<script>{RUNTIME.read_text('utf-8')}</script>"
         "<script>window.API = new Scorm12API({ logLevel: 5 });</script></head><body>"
-        '<iframe id=sco title="the lesson" src="package/index.html" width=1200 height=800>'
-        "</iframe></body></html>",
+        f"{frame}</body></html>",
         "utf-8",
     )
     return page
 
 
-def take_lesson(browser: Browser, lms: Path, right: bool) -> dict[str, Any]:
-    """Launch the package, watch to the end with the quiz answered (right or not), leave it;
+def take_lesson(
+    browser: Browser, lms: Path, right: bool, *, window: bool = False
+) -> dict[str, Any]:
+    """Launch the package (in ``lms``'s frame, or with ``window`` in a window the LMS opens),
+    watch to the end with the quiz answered (right or not, by worked()'s letter), leave it;
     the runtime's cmi values and state."""
     tab: Page = browser.new_page(viewport={"width": 1280, "height": 900})
     tab.goto(lms.resolve().as_uri())
-    sco = tab.frame(url=re.compile(r"package/index\.html"))
+    sco: Page | Frame | None
+    if window:
+        with tab.expect_popup() as opened:
+            tab.evaluate("window.open('package/index.html', 'sco', 'width=1200,height=800')")
+        sco = opened.value
+        keys = sco.keyboard
+    else:
+        sco = tab.frame(url=re.compile(r"package/index\.html"))
+        keys = tab.keyboard
     assert sco is not None
     sco.wait_for_function("document.getElementById('whole').readyState >= 2", timeout=30_000)
     started = tab.evaluate("[API.isInitialized(), API.cmi.core.lesson_status]")
@@ -108,21 +128,25 @@ def take_lesson(browser: Browser, lms: Path, right: bool) -> dict[str, Any]:
     sco.wait_for_function("!v.seeking")
     sco.evaluate("v.play()")
     sco.wait_for_function("document.querySelector('form.quiz').dataset.state == 'asking'")
-    tab.keyboard.press("Space")
-    pick = at["correct"] if right else (at["correct"] + 1) % 4
+    keys.press("Space")
+    correct = right_option(sco, default_lesson())
+    pick = correct if right else (correct + 1) % 4
     for _ in range(pick):
-        tab.keyboard.press("ArrowDown")
-    tab.keyboard.press("Tab")
-    tab.keyboard.press("Enter")
+        keys.press("ArrowDown")
+    keys.press("Tab")
+    keys.press("Enter")
     sco.wait_for_function("document.querySelector('form.quiz').dataset.state == 'answered'")
     scored = tab.evaluate("[API.cmi.core.lesson_status, API.cmi.core.score.raw]")
-    tab.keyboard.press("Enter")  # continue
+    keys.press("Enter")  # continue
     sco.wait_for_function("!v.paused")
     sco.evaluate("v.currentTime = v.duration - 0.5")
     sco.wait_for_function("v.ended", timeout=30_000)
     tab.wait_for_function("API.cmi.core.lesson_status != 'incomplete'")
     before_leaving = tab.evaluate("API.isTerminated()")
-    tab.evaluate("document.getElementById('sco').src = 'about:blank'")  # the learner leaves
+    if isinstance(sco, Page):  # the learner leaves
+        sco.goto("about:blank")
+    else:
+        tab.evaluate("document.getElementById('sco').src = 'about:blank'")
     tab.wait_for_function("API.isTerminated()")
     values: dict[str, Any] = tab.evaluate(
         """({ status: API.cmi.core.lesson_status, raw: API.cmi.core.score.raw,
@@ -170,6 +194,7 @@ def test_the_scorm_package_is_complete_and_an_lms_grades_it(
     lms = lms_page(tmp_path)
     passed = take_lesson(lms_browser, lms, right=True)
     failed = take_lesson(lms_browser, lms, right=False)
+    opened = take_lesson(lms_browser, lms_page(tmp_path, window=True), right=True, window=True)
     assert passed["scored"] == ["incomplete", "100"], "the score is in; not complete until watched"
     assert passed["terminated_early"] is False
     assert (passed["status"], passed["raw"], passed["min"], passed["max"]) == (
@@ -179,7 +204,13 @@ def test_the_scorm_package_is_complete_and_an_lms_grades_it(
         "100",
     )
     assert (failed["status"], failed["raw"]) == ("failed", "0")
-    for run in (passed, failed):
+    # launched in a window of its own, the SCO finds the LMS's API through window.opener
+    assert (opened["status"], opened["raw"], opened["scored"]) == (
+        "passed",
+        "100",
+        passed["scored"],
+    )
+    for run in (passed, failed, opened):
         # write-only to the SCO: read from what the runtime commits to the LMS
         session = run["sent"]["cmi"]["core"]["session_time"]
         assert SESSION_TIME.match(session), session

@@ -25,6 +25,7 @@ from playwright.sync_api import Browser, Page
 
 from attention_core import LessonError, default_lesson, load_lesson, parse_lesson
 from attention_core import formatting as fmt
+from attention_core.exponential import exp
 from attention_core.model import Lesson
 from attention_core.steps import DEFAULT_STEPS, KINDS
 from attention_core.twin_spec import SOURCES, numbers_of
@@ -408,6 +409,81 @@ def test_the_page_formats_as_python_does(page: Page) -> None:
         )
         == "0.12"
     )
+
+
+BOUNDARIES = {
+    "pull": [(m + 0.5) / 10**fmt.PULL_PLACES for m in range(101, 271)],
+    "grid_pull": [(m + 0.5) / 10**fmt.PULL_PLACES for m in range(101, 271, 7)],
+    "about": [(m + 0.5) / 10 for m in range(10, 27)],
+}
+"""By rule, the half-way points of its last shown digit between 1 and e: where each step of
+x is less than an ulp of e^x, so the exponents next to log(b) reach every double next to b."""
+
+
+def next_to(boundary: float, ulps: int = 20) -> list[float]:
+    """The exponents from ``ulps`` doubles below log(boundary) to as many above."""
+    x = math.log(boundary)
+    for _ in range(ulps):
+        x = math.nextafter(x, -math.inf)
+    found = []
+    for _ in range(2 * ulps + 1):
+        found.append(x)
+        x = math.nextafter(x, math.inf)
+    return found
+
+
+@pytest.mark.browser
+def test_the_page_works_e_to_the_x_bit_for_bit(page: Page) -> None:
+    """twin.js's exp is attention_core.exponential's, to the last bit, on 32 000 exponents (the
+    lesson's ±24 and far beyond, and those next to a shown digit's boundary), never the
+    browser's Math.exp, whose last bit is the engine's (compared, printed)."""
+    with_script(page)
+    pick = random.Random(5)
+    xs = [pick.uniform(-24, 24) for _ in range(20_000)] + [
+        pick.uniform(-745, 709) for _ in range(5000)
+    ]
+    xs += [x for b in BOUNDARIES["pull"] for x in next_to(b)] + [0.0, -0.0, 1.0, 1e-300, -740.0]
+    got = page.evaluate("(xs) => xs.map((x) => [Twin.exp(x), Math.exp(x)])", xs)
+    # playwright hands a large whole double back as an int: float() is the same double
+    wrong = [(x, g) for x, (g, _) in zip(xs, got, strict=True) if float(g) != exp(x)]
+    assert not wrong, f"(x, page) ≠ attention_core: {wrong[:5]}"
+    engine = sum(float(m) != math.exp(x) for x, (_, m) in zip(xs, got, strict=True))
+    ours = sum(float(m) != exp(x) for x, (_, m) in zip(xs, got, strict=True))
+    print(f"\nof {len(xs)}: Math.exp ≠ the C library's {engine}, ≠ attention_core's {ours}")
+    assert page.evaluate("() => [Twin.exp(-Infinity), Twin.exp(800)]") == [0, math.inf]
+
+
+@pytest.mark.browser
+def test_a_digit_next_to_a_rounding_boundary_is_shown_alike(page: Page) -> None:
+    """e^x formatted where its shown digit sits next to a boundary (a pull, a total, a rough
+    count), and a rough count of a number next to a power of ten: the page writes what
+    attention_core writes. Each boundary is one a last-bit difference crosses: for each, some
+    e^x here shows another digit one ulp away."""
+    with_script(page)
+    tens = [math.nextafter(10.0**k, d) for k in range(-4, 9) for d in (0.0, math.inf)]
+    for name, boundaries in BOUNDARIES.items():
+        rule = fmt.RULES[name]
+        xs = [x for b in boundaries for x in next_to(b)]
+        ours, engines, powers = page.evaluate(
+            "([rule, xs, tens]) => [xs.map((x) => Twin.format(rule, Twin.exp(x))),"
+            " xs.map((x) => Twin.format(rule, Math.exp(x))),"
+            " tens.map((x) => Twin.format(rule, x))]",
+            [vars(rule), xs, tens],
+        )
+        want = [fmt.apply(rule, exp(x)) for x in xs]
+        wrong = [(x, h, w) for x, h, w in zip(xs, ours, want, strict=True) if h != w]
+        assert not wrong, f"{name}: (x, page, python) {wrong[:5]}"
+        assert powers == [fmt.apply(rule, x) for x in tens], name
+        for b in boundaries:
+            crossed = [
+                x
+                for x in next_to(b)
+                for way in (-math.inf, math.inf)
+                if fmt.apply(rule, exp(x)) != fmt.apply(rule, math.nextafter(exp(x), way))
+            ]
+            assert crossed, f"{name}: no e^x next to {b} sits on its boundary"
+        apart = sum(e != w for e, w in zip(engines, want, strict=True))
+        print(f"\n{name}: on Math.exp the page would show another digit at {apart} of {len(xs)}")
 
 
 @pytest.mark.browser

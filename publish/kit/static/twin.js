@@ -159,7 +159,9 @@ const Twin = (() => {
     if (rule.masked !== null && x === -Infinity) return rule.masked;
     if (rule.zero !== null && x === 0) return rule.zero;
     if (rule.significant && x !== 0) {
-      x = roundTo(x, rule.significant - 1 - Math.floor(Math.log10(Math.abs(x))));
+      // formatting.magnitude: the leading digit's power of ten as the shortest digits write it
+      const magnitude = Number(Math.abs(x).toExponential().split("e")[1]);
+      x = roundTo(x, rule.significant - 1 - magnitude);
     }
     let text = fixed(rule.scale !== 1 ? x * rule.scale : x, rule.places);
     if (rule.trim && text.includes(".")) text = text.replace(/0+$/, "").replace(/\.$/, "");
@@ -199,6 +201,49 @@ const Twin = (() => {
     return a.map((row) => b[0].map((_, c) => exactSum(row.map((x, k) => x * b[k][c]))));
   }
 
+  // --- e^x: attention_core/exponential.py's steps, in its order: the same bits -----------
+
+  const LN2_HI = 6.93147180369123816490e-01;
+  const LN2_LO = 1.90821492927058770002e-10;
+  const INV_LN2 = 1.44269504088896338700e00;
+  const P = [
+    1.66666666666666019037e-01, -2.77777777770155933842e-03, 6.61375632143793436117e-05,
+    -1.65339022054652515390e-06, 4.13813679705723846039e-08,
+  ];
+  const OVERFLOW = 7.09782712893383973096e02;
+  const UNDERFLOW = -7.45133219101941108420e02;
+
+  /**
+   * 2^k exactly, for an integer k from -1022 to 1023, written as its bits.
+   * @param {number} k
+   */
+  function power(k) {
+    view.setUint32(0, (k + 1023) << 20);
+    view.setUint32(4, 0);
+    return view.getFloat64(0);
+  }
+
+  /**
+   * exponential.exp: e^x by fdlibm's algorithm in IEEE operations only (never Math.exp, whose
+   * last bit is the browser's), 0 for −∞.
+   * @param {number} x
+   */
+  function exp(x) {
+    if (Number.isNaN(x)) return x;
+    if (x > OVERFLOW) return Infinity;
+    if (x < UNDERFLOW) return 0;
+    const k = Math.trunc(INV_LN2 * x + (x >= 0 ? 0.5 : -0.5));
+    const hi = x - k * LN2_HI;
+    const lo = k * LN2_LO;
+    const r = hi - lo;
+    const t = r * r;
+    const c = r - t * (P[0] + t * (P[1] + t * (P[2] + t * (P[3] + t * P[4]))));
+    const y = 1.0 - ((lo - (r * c) / (2.0 - c)) - hi);
+    if (k > 1023) return y * power(1023) * 2;
+    if (k >= -1021) return y * power(k);
+    return y * power(k + 1000) * power(-1000);
+  }
+
   /**
    * maths.softmax: shares adding up to 1, the top score subtracted first (−∞ gets 0).
    * @param {Vector} scores
@@ -206,7 +251,7 @@ const Twin = (() => {
    */
   function softmax(scores) {
     const top = Math.max(...scores);
-    const shifted = scores.map((s) => Math.exp(s - top));
+    const shifted = scores.map((s) => exp(s - top));
     const total = exactSum(shifted);
     return shifted.map((p) => p / total);
   }
@@ -222,7 +267,7 @@ const Twin = (() => {
     const products = keys.map((k) => k.map((x, i) => x * query[i]));
     const dots = products.map(exactSum);
     const scores = dots.map((d) => d / root);
-    const pulls = scores.map(Math.exp);
+    const pulls = scores.map(exp);
     const weights = softmax(scores);
     return {
       root,
@@ -249,7 +294,7 @@ const Twin = (() => {
     const hidden = queries.map((_, i) => keys.map((_, j) => mask === "causal" && j > i));
     const dots = queries.map((q) => keys.map((k) => exactSum(q.map((x, d) => x * k[d]))));
     const scores = dots.map((row, i) => row.map((d, j) => (hidden[i][j] ? -Infinity : d / root)));
-    const pulls = scores.map((row) => row.map(Math.exp));
+    const pulls = scores.map((row) => row.map(exp));
     const weights = scores.map(softmax);
     return {
       root,
@@ -330,9 +375,9 @@ const Twin = (() => {
       const rivalScore = attend(lesson.query, [lesson.rival.key], [lesson.rival.value]).scores[0];
       const gap = rivalScore - lesson.quiz.filler_score;
       const bonusGap = rivalScore - lesson.quiz.bonus_filler_score;
-      const needed = Math.exp(gap);
-      const options = [1.0, gap, needed, Math.exp(2 * gap)];
-      return { rivalScore, gap, needed, options, bonusGap, bonusNeeded: Math.exp(bonusGap) };
+      const needed = exp(gap);
+      const options = [1.0, gap, needed, exp(2 * gap)];
+      return { rivalScore, gap, needed, options, bonusGap, bonusNeeded: exp(bonusGap) };
     });
     const asks = lesson.tokens.every((t) => t.query);
     const queries = lesson.tokens.map((t) => t.query);
@@ -641,5 +686,5 @@ const Twin = (() => {
     }
   }
 
-  return { mount, showStep, format, exactSum, roundTo, numbers, sources };
+  return { mount, showStep, format, exactSum, roundTo, exp, numbers, sources };
 })();
