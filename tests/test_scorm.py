@@ -76,9 +76,9 @@ def lms_browser() -> Iterator[Browser]:
 
 def lms_page(folder: Path, *, window: bool = False) -> Path:
     """The test's LMS: scorm-again's SCORM 1.2 runtime as ``window.API``, the package's page
-    (``package/index.html``, as an LMS launches the resource's href) in a frame, or, with
-    ``window``, opened by :func:`take_lesson` in a window of its own (the SCO finds the API
-    through ``window.opener``)."""
+    (``package/index.html``, as an LMS launches the resource's href) in a frame; with
+    ``window``, no frame: :func:`take_lesson` then opens the page in a window of its own (the
+    SCO finds the API through ``window.opener``)."""
     if not RUNTIME.is_file():
         pytest.fail("scorm-again is missing: run scripts/setup.sh (npm install scorm-again)")
     frame = (
@@ -98,24 +98,19 @@ def lms_page(folder: Path, *, window: bool = False) -> Path:
     return page
 
 
-def take_lesson(
-    browser: Browser, lms: Path, right: bool, *, window: bool = False
-) -> dict[str, Any]:
-    """Launch the package (in ``lms``'s frame, or with ``window`` in a window the LMS opens),
+def take_lesson(browser: Browser, lms: Path, right: bool) -> dict[str, Any]:
+    """Launch the package (in ``lms``'s frame, or in a window it opens where it has none),
     watch to the end with the quiz answered (right or not, by worked()'s letter), leave it;
     the runtime's cmi values and state."""
     tab: Page = browser.new_page(viewport={"width": 1280, "height": 900})
     tab.goto(lms.resolve().as_uri())
-    sco: Page | Frame | None
-    if window:
+    sco: Page | Frame | None = tab.frame(url=re.compile(r"package/index\.html"))
+    keys = tab.keyboard
+    if sco is None:
         with tab.expect_popup() as opened:
             tab.evaluate("window.open('package/index.html', 'sco', 'width=1200,height=800')")
         sco = opened.value
         keys = sco.keyboard
-    else:
-        sco = tab.frame(url=re.compile(r"package/index\.html"))
-        keys = tab.keyboard
-    assert sco is not None
     sco.wait_for_function("document.getElementById('whole').readyState >= 2", timeout=30_000)
     started = tab.evaluate("[API.isInitialized(), API.cmi.core.lesson_status]")
     assert started == [True, "incomplete"]
@@ -194,7 +189,7 @@ def test_the_scorm_package_is_complete_and_an_lms_grades_it(
     lms = lms_page(tmp_path)
     passed = take_lesson(lms_browser, lms, right=True)
     failed = take_lesson(lms_browser, lms, right=False)
-    opened = take_lesson(lms_browser, lms_page(tmp_path, window=True), right=True, window=True)
+    opened = take_lesson(lms_browser, lms_page(tmp_path, window=True), right=True)
     assert passed["scored"] == ["incomplete", "100"], "the score is in; not complete until watched"
     assert passed["terminated_early"] is False
     assert (passed["status"], passed["raw"], passed["min"], passed["max"]) == (

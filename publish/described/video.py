@@ -124,7 +124,11 @@ def add_described_track(plain: Path, sound: Path, *, language: str, title: str) 
     found = streams(plain)
     audio = [i for i, (kind, name) in enumerate(found) if kind == "audio" and name != title]
     keep = ["-map", "0:v:0"] + (["-map", f"0:{audio[0]}"] if audio else [])
-    keep += ["-map", "0:s:0"] if any(kind == "subtitle" for kind, _ in found) else []
+    captions = any(kind == "subtitle" for kind, _ in found)
+    keep += ["-map", "0:s:0"] if captions else []
+    # the captions written afresh, not copied: ffmpeg 5.1's mov_text muxer adds a font record
+    # to a copied track's header each time, so a second run would not give the first's bytes
+    afresh = ["-c:s", "mov_text"] if captions else []
     index = 1 if audio else 0
     disposition = ["-disposition:a:0", "default"] if audio else []
     with replacing(plain) as temporary:
@@ -142,7 +146,7 @@ def add_described_track(plain: Path, sound: Path, *, language: str, title: str) 
             "0",
             "-c",
             "copy",
-            *_captions(found),
+            *afresh,
             *_track(plain.suffix, index),
             f"-metadata:s:a:{index}",
             f"language={language}",
@@ -173,10 +177,3 @@ def _track(suffix: str, index: int) -> list[str]:
         f"{option.split(':')[0]}:a:{index}" if option.startswith("-") else option
         for option in encoding(suffix)
     ]
-
-
-def _captions(found: list[tuple[str, str]]) -> list[str]:
-    """The captions' track written afresh rather than copied: ffmpeg 5.1's ``mov_text`` muxer
-    adds a font record to a copied track's header each time, so a second run would not give
-    the first run's bytes."""
-    return ["-c:s", "mov_text"] if any(kind == "subtitle" for kind, _ in found) else []
