@@ -301,7 +301,8 @@ def test_one_viewing_emits_the_profiles_statements_in_order(
     tab = open_page(browser, rendered.folder / "index.html")
     at = settings_of(tab)["at"]
     tab.evaluate("v.play()")
-    tab.wait_for_function("v.currentTime > 0.5")
+    # The page follows the position once per drawn frame: wait some frames past 0.5 s.
+    tab.wait_for_function("v.currentTime > 0.6")
     play_into_quiz(tab, at)
     answer_by_keyboard(tab, right_option(tab, default_lesson()))
     tab.keyboard.press("Enter")  # continue
