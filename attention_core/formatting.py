@@ -37,6 +37,7 @@ __all__ = [
     "tensor",
     "torch_check",
     "torch_floats",
+    "torch_said",
     "vector",
     "weight",
 ]
@@ -243,21 +244,44 @@ def torch_check(scores: Iterable[float], dots: Iterable[float], d_k: int) -> tup
     otherwise the snippet types the dot products and divides by √dₖ itself, so that running
     it really prints the weights shown. The printed line is worked out from what is typed.
     """
-    scores, dots = [float(s) for s in scores], [float(d) for d in dots]
-    if all(float(number(s)) == s for s in scores):
-        literal = f"torch.tensor([{', '.join(_torch_literal(s) for s in scores)}])"
-        typed = [float(number(s)) for s in scores]
-    else:
-        # Products of two-place numbers have at most four places: these literals are exact.
-        root = math.sqrt(d_k)
-        divisor = number(root) if root.is_integer() else f"torch.tensor({d_k}.).sqrt()"
-        literal = f"torch.tensor([{', '.join(_torch_literal(d) for d in dots)}]) / {divisor}"
-        typed = [float(_torch_literal(d)) / root for d in dots]
+    entries, divisor, typed = _typed(scores, dots, d_k)
+    literal = f"torch.tensor([{', '.join(entries)}])" + (f" / {divisor}" if divisor else "")
     return (
         "import torch",
         f"scores = {literal}",
         "torch.softmax(scores, dim=0)",
         f"# {tensor(softmax(typed))}",
+    )
+
+
+def torch_said(scores: Iterable[float], dots: Iterable[float], d_k: int) -> tuple[str, str]:
+    """What :func:`torch_check` types and prints, as a description says it: the numbers typed
+    (``3, 1, 0``; ``6.5, 2, 0 ÷ √3``) and the numbers printed (``0.8438, 0.1142, 0.0420``),
+    never the code's symbols (the voice says ÷ and √ in the lesson's words)."""
+    entries, divisor, typed = _typed(scores, dots, d_k)
+    said = ", ".join(entry.removesuffix(".") for entry in entries)
+    if divisor:
+        root = math.sqrt(d_k)
+        said += f" ÷ {number(root) if root.is_integer() else f'√{d_k}'}"
+    printed = ", ".join(apply(RULES["tensor_entry"], w) for w in softmax(typed))
+    return said, printed
+
+
+def _typed(
+    scores: Iterable[float], dots: Iterable[float], d_k: int
+) -> tuple[list[str], str | None, list[float]]:
+    """The snippet's typed literals, what it divides them by (None: nothing) and the scores
+    that typing gives."""
+    scores, dots = [float(s) for s in scores], [float(d) for d in dots]
+    if all(float(number(s)) == s for s in scores):
+        return [_torch_literal(s) for s in scores], None, [float(number(s)) for s in scores]
+    # Products of two-place numbers have at most four places: these literals are exact.
+    root = math.sqrt(d_k)
+    divisor = number(root) if root.is_integer() else f"torch.tensor({d_k}.).sqrt()"
+    return (
+        [_torch_literal(d) for d in dots],
+        divisor,
+        [float(_torch_literal(d)) / root for d in dots],
     )
 
 

@@ -84,10 +84,31 @@ class Citation:
 
 @dataclass(frozen=True)
 class Reference:
-    """A pointer to read further."""
+    """A pointer to read further: its ``text`` (the title) and ``where`` it is, an address
+    then any notes, each after a `` · `` (``arxiv.org/abs/1706.03762 · §3.2.3, the mask``)."""
 
     text: str
     where: str
+
+    @property
+    def address(self) -> str:
+        """Where it is on the web, as written (``arxiv.org/abs/1706.03762``)."""
+        return self.where.split(" · ")[0]
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """What ``where`` says after the address (``§3.2.3, the mask``)."""
+        return tuple(self.where.split(" · ")[1:])
+
+    @property
+    def link(self) -> str:
+        """The address as a link a page can follow."""
+        return self.address if "://" in self.address else f"https://{self.address}"
+
+    @property
+    def named(self) -> str:
+        """The reference as a description names it: its title and notes, never its address."""
+        return ", ".join([self.text, *self.notes])
 
 
 @dataclass(frozen=True)

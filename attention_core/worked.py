@@ -337,6 +337,12 @@ class Worked:
         a = self.before.attention
         return fmt.torch_check(a.scores, a.dots, a.d_k)
 
+    @part
+    def code_said(self) -> tuple[str, str]:
+        """What :attr:`code` types and prints, in numbers, as a description says it."""
+        a = self.before.attention
+        return fmt.torch_said(a.scores, a.dots, a.d_k)
+
 
 def worked(lesson: Lesson) -> Worked:
     """``lesson`` worked out, every number formatted once.

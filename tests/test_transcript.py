@@ -56,7 +56,13 @@ def test_transcript_files_hold_every_beat_as_the_captions_write_it(rendered: Ren
             assert " ".join(caption.split()) in text, caption
     assert "√dₖ" in text
     assert "d k" not in text
-    assert page.count("<h2>") == len(rendered.manifest["clips"])
+    # the steps, then what to read further: each reference named, with the link it is at
+    further = LESSON.words["page.heading.references"]
+    assert page.count("<h2>") == len(rendered.manifest["clips"]) + 1
+    text, read_further = text.split(f"\n{further}\n{'-' * len(further)}\n")
+    assert read_further.splitlines() == [f"- {r.named}: {r.link}" for r in LESSON.references]
+    for r in LESSON.references:
+        assert f'<a href="{r.link}">{html.escape(r.address)}</a>' in page
     # the page reads as the text does, its descriptions marked as what the picture shows
     paragraphs = re.findall(r"<p>(.*?)</p>", page)
     assert [html.unescape(re.sub(r"<[^>]+>", "", p)) for p in paragraphs] == [

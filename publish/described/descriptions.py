@@ -14,6 +14,7 @@ from attention_core.words import kind_of
 from publish.media.clip_beats import Step
 
 __all__ = [
+    "ADDRESS",
     "EXEMPT",
     "Reading",
     "descriptions",
@@ -31,6 +32,8 @@ EXEMPT = {
     "any number in it said in the step",
     "symbol": "a letter or symbol alone, no number and no word (Q, =, +, q · k): a piece of a "
     "sum or formula whose beat says it in words",
+    "address": "a web address beside the reference it locates (arxiv.org/abs/1706.03762): the "
+    "reference is described by name, and the transcript links it; read out, it is noise",
 }
 """What may be shown without being said or described, by rule. Everything else the probe
 reads on screen is said in its beat (or the next, which explains what the first brought in)
@@ -57,6 +60,11 @@ _LATEX = [
     *((rf"_\{{?{digit}\}}?", chr(0x2080 + digit)) for digit in range(10)),
     (r"[{}]", ""),
 ]
+
+
+ADDRESS = re.compile(r"(?:https?://)?(?:[\w-]+\.)+[^\W\d_]{2,}(?:/\S*)?")
+"""A web address as a lesson writes one (``arxiv.org/abs/1706.03762``, ``pytorch.org/docs``):
+a dotted name ending in letters, then any path; never a number (``3.2.1``)."""
 
 
 def readable(text: str) -> str:
@@ -109,6 +117,8 @@ def reading(
                 why = "label"  # its numbers, if any, said in the step
             elif not tokens:
                 why = "symbol"
+            elif ADDRESS.fullmatch(plain.strip(" ·")):
+                why = "address"
             elif _nearly_said(tokens, heard) or (_numbers_only(tokens) and tokens <= step_heard):
                 why = "said"  # a table's number the step says somewhere counts as said
             elif _meaning_of(plain, meant, i) is not None:
@@ -245,7 +255,8 @@ def descriptions(
         texts = [r.text.strip(" ·") for r in beat if r.why == "read out"]
         # a code listing shown, then shown again with its output: described once, in full
         texts = [t for t in texts if not any(o != t and o.startswith(t) for o in texts)]
-        sentences = [_ended(m.sentence(words)) for m in meanings]
+        # one sense shown twice (a listing typed, then run): said once
+        sentences = list(dict.fromkeys(_ended(m.sentence(words)) for m in meanings))
         if texts:
             listed = "; ".join(t.removesuffix(".") for t in texts)
             sentences.append(_ended(words.say("describe.line.shown", texts=listed)))

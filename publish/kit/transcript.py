@@ -55,10 +55,15 @@ def descriptions_vtt(lesson: Lesson, steps: Sequence[Step], offsets: Sequence[fl
 
 
 def transcript_text(lesson: Lesson, steps: Sequence[Step]) -> str:
-    """Plain text: the title, then per step its heading and its narration as one paragraph."""
+    """Plain text: the title, then per step its heading and its narration as one paragraph;
+    last, the references, each with its address (the descriptions name them, and say so)."""
     out = [lesson.title, "=" * len(lesson.title), ""]
     for step in steps:
         out += [_heading(step), "-" * len(_heading(step)), " ".join(_said(lesson, step)), ""]
+    if lesson.references:
+        heading = lesson.words["page.heading.references"]
+        out += [heading, "-" * len(heading)]
+        out += [f"- {r.named}: {r.link}" for r in lesson.references] + [""]
     return "\n".join(out)
 
 
@@ -68,6 +73,8 @@ def transcript_html(lesson: Lesson, steps: Sequence[Step]) -> str:
     body = render(
         "transcript.html",
         title=lesson.title,
+        words=lesson.words,
+        references=lesson.references,
         steps=[
             (
                 _heading(step),
@@ -101,7 +108,14 @@ def interactive(
             if beat.caption.strip()
         ]
         shown.append((_heading(step), lines))
-    return render("transcript_interactive.html", video=video, words=words, steps=shown, clock=clock)
+    return render(
+        "transcript_interactive.html",
+        video=video,
+        words=words,
+        steps=shown,
+        references=lesson.references,
+        clock=clock,
+    )
 
 
 _PAGE_STYLE = static("transcript_page.css").rstrip("\n")

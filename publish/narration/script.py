@@ -17,14 +17,18 @@ __all__ = ["lines", "script", "spoken"]
 
 
 def spoken(said: str, words: Mapping[str, str]) -> str:
-    """``said`` as a voice should read it: ``e^score`` as "e to the score", ``√``, ``÷`` and
-    ``×`` in the lesson's words, ``.84`` as ``0.84``, and brackets, parentheses and ticks
-    (which a voice reads out or stumbles on) dropped."""
+    """``said`` as a voice should read it: ``e^score`` as "e to the score", ``√``, ``÷``, ``×``
+    and ``§`` in the lesson's words, ``.84`` as ``0.84``, a code name's underscores and a
+    keyword argument's ``=`` as spaces (``scaled_dot_product_attention(is_causal=True)``), and
+    brackets, parentheses and ticks (which a voice reads out or stumbles on) dropped."""
     power = r"e\^([-−]?\d+(?:\.\d+)?|\w+)"  # e^-1.5 as well as e^score, never e^3's full stop
     text = re.sub(power, lambda m: f"e {words['common.said.power']} {m[1]}", said)
     text = text.replace("√", f" {words['common.said.root']} ")
     text = text.replace("÷", f" {words['common.said.divided']} ")
     text = text.replace("×", f" {words['common.said.times']} ")
+    text = re.sub(r"§\s*", f" {words['common.said.section']} ", text)
+    text = re.sub(r"(?<=[^\W_])_(?=[^\W_])", " ", text)
+    text = re.sub(r"(?<=\w)=(?=\w)", " ", text)  # a keyword argument: is_causal=True
     text = re.sub(r"(?<![\w.])\.(\d)", r"0.\1", text)
     text = re.sub(r"[\[\]()✓]", " ", text)
     text = re.sub(r"\s+([,.;:!?])", r"\1", text)

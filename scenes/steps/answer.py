@@ -29,7 +29,7 @@ from manim import (
     linear,
 )
 
-from attention_core import Lesson, QuizAnswer, ShareQuiz, Words
+from attention_core import Lesson, QuizAnswer, Reference, ShareQuiz, Words
 from attention_core import formatting as fmt
 from attention_core.meaning import meaning
 from scenes import style
@@ -321,6 +321,9 @@ class Step7Answer(ShareAnswer, LessonScene):
         if self.coded:
             lines = self.worked.code
             self.typed, self.run = listing(lines[:-1]), listing(lines)
+            scores, shares = self.worked.code_said  # what it types and prints, said in numbers
+            for code in (self.typed, self.run):
+                with_meaning(code, meaning("describe.line.code", scores=scores, shares=shares))
             code_width = WIDTH - answer.width - CARD_GAP
             # Both listings share one scale, so the typed lines land on the finished ones.
             scale = min(style.SMALL_SIZE / CODE_SIZE, code_width / self.run.width)
@@ -341,7 +344,10 @@ class Step7Answer(ShareAnswer, LessonScene):
             middle = VGroup(answer, self.card_bar).arrange(RIGHT, buff=CARD_GAP, aligned_edge=UP)
         rows = [self.moves, self.takeaway, middle]
         if lesson.references:
-            refs = VGroup(*(reference(r.text, r.where) for r in lesson.references))
+            refs = VGroup(*(reference(r) for r in lesson.references))
+            titles = "; ".join(r.named for r in lesson.references)
+            for line in refs:  # each comes in on its own; on screen together, said as one
+                with_meaning(line, meaning("describe.line.references", references=titles))
             self.references = tagged(
                 self.say("answer.word.references"),
                 refs.arrange(DOWN, aligned_edge=LEFT, buff=0.12),
@@ -427,15 +433,31 @@ class Step7Answer(ShareAnswer, LessonScene):
 # builders ------------------------------------------------------------------------------
 
 
-def reference(title: str, where: str) -> Mobject:
-    """One reference on a line, ``title · where``; if that is too long, where goes below."""
-    line = text(f"{title} · {where}", size=style.SMALL_SIZE, colour=style.MUTED)
+def reference(cited: Reference) -> Mobject:
+    """One reference on a line, ``title · address · notes``; if that is too long, the address
+    and notes go below. Each is a text of its own, so that a description names the reference
+    and leaves out the address, which the transcript links."""
+    notes = [f"· {note}" for note in cited.notes]
+    line = one_line([cited.text, f"· {cited.address}", *notes])
     if line.width <= WIDTH:
         return line
     return VGroup(
-        balanced_paragraph(title, WIDTH, colour=style.MUTED),
-        fit(text(where, size=style.SMALL_SIZE, colour=style.MUTED), WIDTH),
+        balanced_paragraph(cited.text, WIDTH, colour=style.MUTED),
+        fit(one_line([cited.address, *notes]), WIDTH),
     ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+
+
+def one_line(parts: Sequence[str]) -> VGroup:
+    """``parts`` as one line of small muted text, each a text of its own set on its own
+    glyphs of the whole line: the picture of the line, read as so many texts."""
+    whole = text(" ".join(parts), size=style.SMALL_SIZE, colour=style.MUTED)
+    out, at = VGroup(), 0
+    for part in parts:
+        shown = text(part, size=style.SMALL_SIZE, colour=style.MUTED)
+        shown.move_to(whole[at : at + len(shown)])
+        out.add(shown)
+        at += len(shown)
+    return out
 
 
 def coloured(numbers: Sequence[str], colours: Sequence[str]) -> list[Mobject]:
