@@ -4,7 +4,9 @@
 became data: per lesson and scene, its beat ids, its captions and every distinct moment's texts
 on screen (consecutive repeats folded), as ``scenes.probe`` reads them. The beats and every
 moment must be the same; the captions are not compared: since then they show the notation the
-screen uses (``dₖ`` where they spelled "d k"), a change of their own (test_narration.py).
+screen uses (``dₖ`` where they spelled "d k"), a change of their own (test_narration.py). One
+change to the screen is meant and applied to the record: a reference's title and its address are
+two texts since #38, so that a description names it and leaves the address to the transcript.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from attention_core import Lesson, default_lesson, load_lesson
+from publish.described.descriptions import ADDRESS
 from scenes import scenes_for
 from scenes.probe import run_dry
 
@@ -40,6 +43,19 @@ def screens(lesson: Lesson) -> dict[str, object]:
     return shown
 
 
+def references_split(texts: list[str]) -> list[str]:
+    """``texts`` with each reference, ``title · address``, as the two texts it is since #38."""
+    out = []
+    for shown in texts:
+        parts = shown.split(" · ")
+        at = next((i for i, part in enumerate(parts) if i and ADDRESS.fullmatch(part)), None)
+        if at is None:
+            out.append(shown)
+        else:
+            out += [" · ".join(parts[:at]), *(f"· {part}" for part in parts[at:])]
+    return out
+
+
 CASES = [
     pytest.param(name, marks=() if name == "default" else pytest.mark.lessons) for name in BEFORE
 ]
@@ -48,7 +64,7 @@ CASES = [
 @pytest.mark.parametrize("name", CASES)
 def test_every_moment_shows_what_it_showed_before(name: str) -> None:
     before = {
-        slug: {"beats": shown["beats"], "moments": shown["moments"]}
+        slug: {"beats": shown["beats"], "moments": [references_split(m) for m in shown["moments"]]}
         for slug, shown in BEFORE[name].items()
     }
     assert screens(lesson_named(name)) == before
