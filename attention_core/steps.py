@@ -68,7 +68,17 @@ B, SH = "bar", "share"  # looks (twin_spec.LOOKS): a number's length, a slice of
 _OVERVIEW = (
     Table((Number("short_weight", "one.weights", "short_weight", T, (W + "weight",), look=SH),)),
     Table(
-        (Number("output", "one.output", "output_entry", ("col",), (W + "output",), look=B),),
+        (
+            Number(
+                "output",
+                "one.output",
+                "output_entry",
+                ("col",),
+                (W + "output",),
+                look=B,
+                role="value",
+            ),
+        ),
         down="col",
     ),
 )
