@@ -80,9 +80,7 @@ def test_the_index_links_every_lesson_in_order_and_loads_offline(
     browser: Browser,  # noqa: F811
 ) -> None:
     visit = Visit(browser, series.folder / "index.html")
-    # each lesson's own two links, not the references its transcript gives to read further
-    own = "ol.lessons > li > h2 > a, ol.lessons > li > p > a.transcript"
-    links = visit.page.eval_on_selector_all(own, "as => as.map(a => a.href)")
+    links = lesson_links(visit)
     pages = [series.folder / name / "index.html" for name in LESSONS]
     said = [page.with_name("transcript.html") for page in pages]
     assert links == [p.resolve().as_uri() for pair in zip(pages, said, strict=True) for p in pair]
@@ -93,6 +91,14 @@ def test_the_index_links_every_lesson_in_order_and_loads_offline(
     for page in pages:
         lesson = Visit(browser, page)
         lesson.check_offline()
+
+
+def lesson_links(index: Visit) -> list[str]:
+    """Where the course index links each lesson, its page then its transcript, in order: not
+    the references a lesson's transcript gives to read further."""
+    own = "ol.lessons > li > h2 > a, ol.lessons > li > p > a.transcript"
+    links: list[str] = index.page.eval_on_selector_all(own, "as => as.map(a => a.href)")
+    return links
 
 
 def _tiny_course(out: Path, scheduler: str | None = None) -> tuple[int, str]:

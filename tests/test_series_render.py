@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from .conftest import CourseRun, series_lessons
+from .test_course_render import lesson_links
 from .test_lecture_kit import Visit, browser  # noqa: F401  (the module's Chromium)
 
 LESSONS = series_lessons()
@@ -51,7 +52,7 @@ def test_the_series_index_links_all_three_and_loads_offline(
     browser: Browser,  # noqa: F811
 ) -> None:
     visit = Visit(browser, series.folder / "index.html")
-    links = visit.page.eval_on_selector_all("ol.lessons a", "as => as.map(a => a.href)")
+    links = lesson_links(visit)
     pages = [series.folder / name / "index.html" for name in LESSONS]
     each = [(page, page.with_name("transcript.html")) for page in pages]  # its page, its words
     assert links == [file.resolve().as_uri() for pair in each for file in pair]
