@@ -139,6 +139,22 @@ def own_media_folder(tmp_path_factory: pytest.TempPathFactory) -> None:
     config.media_dir = str(tmp_path_factory.mktemp("manim_media"))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def own_user_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """This test run's own user cache (``XDG_CACHE_HOME``: the typeset shelf, the digest memo),
+    shared by its workers and every render they start, as one user's runs share theirs: the
+    run starts from nothing, and never reads or fills the cache of the person running it.
+    A test that proves a render does not depend on another's gives that one a cache of its
+    own."""
+    os.environ["XDG_CACHE_HOME"] = str(_run_folder(tmp_path_factory) / "user_cache")
+
+
+def _run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder of the whole run: its workers' parent under xdist, else the base itself."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
 def once_per_run(
     tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], dict[str, Any]]
 ) -> tuple[Path, dict[str, Any]]:
@@ -148,8 +164,7 @@ def once_per_run(
     (``…/pytest-N/popen-gw0``); their parent is the run's, so one run never reads another's.
     A ``make`` that fails leaves nothing, and the next worker to ask tries again (and fails as
     loudly). The folder is read only from then on: a test that writes copies it first."""
-    base = tmp_path_factory.getbasetemp()
-    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    shared = _run_folder(tmp_path_factory)
     folder, made = shared / name, shared / f"{name}.json"
     with open(shared / f"{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or the worker dies

@@ -292,6 +292,7 @@ def test_a_clip_is_the_same_with_a_font_in_the_users_folder(
     assert plain.returncode == 0, plain.stderr
     for name, value in users_font.items():
         monkeypatch.setenv(name, value)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # typesets it all anew
     intruded = cli(tmp_path / "intruded", "--lesson", str(lesson), "--scene", "2")
     assert intruded.returncode == 0, intruded.stderr
     clip = Path("low") / "02_big_picture.mp4"

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from publish.narration.voices import Narrator, Voice
 from publish.presets import Quality, clip_name
+from publish.render.file_digests import cache_folder
 
 if TYPE_CHECKING:
     from scenes import LessonScene
@@ -55,9 +56,10 @@ class RunOptions:
 
     @property
     def typeset(self) -> Path:
-        """What the run's processes typeset (:mod:`scenes.typeset`), kept for the next ones and
-        shared by every lesson and scene of the quality: ``media/.work/high/typeset/``."""
-        return self.claim / "typeset"
+        """What the run's processes typeset (:mod:`scenes.typeset`), kept for the next ones:
+        this user's, shared by every run whatever its output folder, each text under its frame
+        size and the code and tools that made it: ``~/.cache/attention-by-hand/typeset/``."""
+        return cache_folder() / "typeset"
 
     def lesson(
         self,

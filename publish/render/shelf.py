@@ -1,7 +1,8 @@
 """The shelf: what a render's processes typeset, kept on disk for the processes after them.
 
 :mod:`scenes.typeset` makes each text or formula once per process and asks the shelf it is
-given first; a render's workers are given this one, ``media/.work/<quality>/typeset/``. A
+given first; a render's workers are given this user's, ``~/.cache/attention-by-hand/typeset/``
+(:attr:`publish.render.options.RunOptions.typeset`), whatever the output folder. A
 mobject is kept under its arguments and the shelf's ``salt`` (the digest of the code and the
 toolchain), written whole or not at all (:func:`publish.media.files.replacing`), and pruned
 to the most recently used :data:`SPARE` bytes after every run and every preview save.
