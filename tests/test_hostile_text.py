@@ -89,9 +89,12 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (folder / "manim.cfg").write_text("[CLI]\nno_latex_cleanup = True\n", "utf-8")
     args = ["--quality", "draft", "--lesson", str(HOSTILE), "--out", "media", "--jobs", "2"]
     args += [arg for scene in SHOWN_IN for arg in ("--scene", str(scene.step))]
+    # A user cache of its own: every formula typeset here, none loaded from another's shelf.
+    alone = {**os.environ, "XDG_CACHE_HOME": str(folder / "cache")}
     run = subprocess.run(
         [sys.executable, str(ROOT / "render.py"), *args],
         cwd=folder,
+        env=alone,
         capture_output=True,
         text=True,
         check=False,

@@ -26,8 +26,12 @@ def test_tex_reaches_an_odd_folder_by_a_plain_name(tmp_path: Path) -> None:
 
 
 @pytest.mark.render
-def test_a_step_renders_into_a_folder_with_quotes_and_other_scripts(tmp_path: Path) -> None:
+def test_a_step_renders_into_a_folder_with_quotes_and_other_scripts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     out = tmp_path / ODD
+    # A user cache of its own, so that every formula is typeset by TeX in the odd folder.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     done = cli(out, "--scene", "3", timeout=300)
     assert done.returncode == 0, done.stderr
     clip = out / "low" / "03_score.mp4"

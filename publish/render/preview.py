@@ -7,8 +7,9 @@ A dry run of several scenes constructs them in worker processes, like a render.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
@@ -57,13 +58,6 @@ def lesson_minutes(plan: Plan) -> int:
     )
 
 
-def _arguments(
-    scene: type[LessonScene], lesson: Lesson, minutes: int, narrator: Narrator | None
-) -> dict[str, Any]:
-    """The scene's arguments for a dry run: the title's minutes, the narration if narrated."""
-    return timing.length_arguments(scene, minutes) | _narration(lesson, narrator)
-
-
 def _narration(lesson: Lesson, narrator: Narrator | None) -> dict[str, Any]:
     """``narration=`` for a dry run timed to ``narrator``'s speech; nothing for a silent one."""
     if narrator is None:
@@ -100,15 +94,17 @@ def dry_run(plan: Plan, out: TextIO) -> None:
     """Construct each of the plan's chosen scenes without rendering and print every number
     and text it shows.
 
-    The title needs every scene's length: with more than one scene to construct and more than
-    one job, they are constructed in worker processes, longest first, then the title.
+    The title needs every scene's length: each scene is constructed once, longest first (in
+    worker processes, with more than one scene and more than one job), then the title again
+    if the lengths change its minutes; what they typeset is kept on the run's shelf.
     """
     lesson, chosen = plan.lesson, plan.chosen
     constructed = list(plan.scenes) if timing.titles(chosen) else list(chosen)
     if plan.options.run.jobs > 1 and len(constructed) > 1:
-        probes = _probes_in_workers(plan, constructed)
+        with worker_pool(None, min(plan.options.run.jobs, len(constructed))) as executor:
+            probes = _probes(plan, constructed, partial(run_jobs, executor, worker.dry_run))
     else:
-        probes = _probes_here(plan)
+        probes = _probes(plan, constructed, _dry_runs_here)
     for scene in chosen:
         probe = probes[scene]
         name = clip_name(scene.step, scene.slug)
@@ -126,36 +122,41 @@ def dry_run(plan: Plan, out: TextIO) -> None:
         print(file=out)
 
 
-def _probes_here(plan: Plan) -> dict[type[LessonScene], Probe]:
-    from scenes.probe import run_dry
-
-    lesson, work, narrator = plan.lesson, plan.options.work, plan.options.narrator
-    minutes = lesson_minutes(plan) if timing.titles(plan.chosen) else 0
-    probes = {}
-    for scene in plan.chosen:
-        with dry_media(work / scene.slug):
-            probes[scene] = run_dry(scene, lesson, **_arguments(scene, lesson, minutes, narrator))
-    return probes
+Failed = Callable[["type[LessonScene]", ClipFailed], None]
+Constructing = Callable[
+    [dict["type[LessonScene]", worker.DryJob], Failed], dict["type[LessonScene]", "Probe"]
+]
+"""Dry-runs each scene's job; a scene that fails is handed to the second argument."""
 
 
-def _probes_in_workers(
-    plan: Plan, constructed: Sequence[type[LessonScene]]
+def _probes(
+    plan: Plan, constructed: Sequence[type[LessonScene]], construct: Constructing
 ) -> dict[type[LessonScene], Probe]:
-    """``constructed`` in worker processes, longest first, the title with the minutes the last
+    """Each of ``constructed`` dry-run once, longest first, the title with the minutes the last
     render's lengths give (0 without them); the title again only if the minutes the dry runs'
     lengths give differ."""
     earlier = plan.last(constructed)
     guess = timing.minutes_from(plan.scenes, earlier) or 0
     order = longest_first(constructed, earlier)
-    with worker_pool(None, min(plan.options.run.jobs, len(order))) as executor:
-        jobs = {scene: plan.dry_job(scene, guess) for scene in order}
-        probes = run_jobs(executor, worker.dry_run, jobs, _failed)
-        titles = timing.titles(plan.chosen)
-        if titles:
-            minutes = timing.measured_minutes(plan.scenes, lambda scene: probes[scene].seconds)
-            if minutes != guess:
-                jobs = {scene: plan.dry_job(scene, minutes) for scene in titles}
-                probes |= run_jobs(executor, worker.dry_run, jobs, _failed)
+    probes = construct({scene: plan.dry_job(scene, guess) for scene in order}, _failed)
+    titles = timing.titles(plan.chosen)
+    if titles:
+        minutes = timing.measured_minutes(plan.scenes, lambda scene: probes[scene].seconds)
+        if minutes != guess:
+            probes |= construct({scene: plan.dry_job(scene, minutes) for scene in titles}, _failed)
+    return probes
+
+
+def _dry_runs_here(
+    jobs: dict[type[LessonScene], worker.DryJob], failed: Failed
+) -> dict[type[LessonScene], Probe]:
+    """Each job dry-run in this process, in turn, as a worker would."""
+    probes = {}
+    for scene, job in jobs.items():
+        try:
+            probes[scene] = worker.dry_run(job)
+        except ClipFailed as error:
+            failed(scene, error)
     return probes
 
 
