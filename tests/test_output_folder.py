@@ -14,7 +14,7 @@ import pytest
 import render
 from publish.media.files import PARTIAL, sha256
 from publish.presets import QUALITIES
-from publish.render.claim import claimed
+from publish.render.claim import LOCK, claimed
 from publish.render.pipeline import RunOptions
 
 from .conftest import ROOT, cli
@@ -24,17 +24,32 @@ LOW = QUALITIES["low"]
 HOLD = """
 import sys, time
 from pathlib import Path
-from publish.render.claim import claimed
+from publish.render.claim import LOCK, claimed
 with claimed(Path(sys.argv[1]), Path(sys.argv[2])):
     print("held", flush=True)
     time.sleep(600)
 """
+HOLD_EARLY = """
+import sys, time
+from pathlib import Path
+from publish.render.claim import claim_early
+claim_early(Path(sys.argv[1]), Path(sys.argv[2]))
+print("held", flush=True)
+time.sleep(600)
+"""
+"""A run still starting up (imports, the lesson's checks): the claim taken, nothing claimed()."""
 
 
-def test_a_second_run_into_a_busy_folder_stops_at_once_naming_the_first(tmp_path: Path) -> None:
+@pytest.mark.parametrize("holder", [HOLD, HOLD_EARLY], ids=["claimed", "claimed early"])
+def test_a_second_run_into_a_busy_folder_stops_at_once_naming_the_first(
+    tmp_path: Path, holder: str
+) -> None:
     out = tmp_path / "media"
     options = RunOptions(quality=LOW, fmt="mp4", transparent=False, out=out, jobs=1).lesson()
-    command = [sys.executable, "-c", HOLD, str(options.folder), str(options.work)]
+    # An earlier run's stamp, left behind: the holder's own must replace it.
+    options.work.mkdir(parents=True)
+    (options.work / LOCK).write_text('{"pid": 1, "started": "long ago"}', "utf-8")
+    command = [sys.executable, "-c", holder, str(options.folder), str(options.work)]
     first = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
     try:
         assert first.stdout is not None

@@ -72,6 +72,7 @@ def claim_early(folder: Path, work: Path) -> None:
         return
     try:
         _lock(folder, descriptor)
+        _stamp(descriptor)
     except BaseException:
         os.close(descriptor)
         raise
@@ -95,10 +96,8 @@ def claimed(folder: Path, work: Path) -> Iterator[None]:
             raise trouble(folder, error) from None
     try:
         _lock(folder, descriptor)
-        stamp = {"pid": os.getpid(), "started": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
         try:
-            os.ftruncate(descriptor, 0)
-            os.pwrite(descriptor, json.dumps(stamp).encode(), 0)
+            _stamp(descriptor)
         except OSError as error:
             raise trouble(folder, error) from None
         yield
@@ -115,6 +114,14 @@ def _lock(folder: Path, descriptor: int) -> None:
             f"{folder} is being written by {_holder(descriptor)}; wait for it to "
             "finish, or render into another folder with --out"
         ) from None
+
+
+def _stamp(descriptor: int) -> None:
+    """Name this process as the holder in the lock file, for a second run to read: as soon as
+    the claim is taken, early or not, so it never names an earlier holder."""
+    stamp = {"pid": os.getpid(), "started": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
+    os.ftruncate(descriptor, 0)
+    os.pwrite(descriptor, json.dumps(stamp).encode(), 0)
 
 
 def _holder(descriptor: int) -> str:
