@@ -24,7 +24,7 @@ LOW = QUALITIES["low"]
 HOLD = """
 import sys, time
 from pathlib import Path
-from publish.render.claim import LOCK, claimed
+from publish.render.claim import claimed
 with claimed(Path(sys.argv[1]), Path(sys.argv[2])):
     print("held", flush=True)
     time.sleep(600)

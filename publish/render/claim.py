@@ -14,7 +14,7 @@ import json
 import os
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 __all__ = ["LOCK", "FolderBusy", "OutputTrouble", "claim_early", "claimed", "trouble"]
@@ -72,10 +72,11 @@ def claim_early(folder: Path, work: Path) -> None:
         return
     try:
         _lock(folder, descriptor)
-        _stamp(descriptor)
     except BaseException:
         os.close(descriptor)
         raise
+    with suppress(OSError):  # claimed() stamps again, and names what failed
+        _stamp(descriptor)
     _EARLY[work] = descriptor
 
 
