@@ -6,7 +6,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, ClassVar
 
-from manim import DOWN, Animation, FadeIn, Scene, config
+from manim import DOWN, Animation, FadeIn, MovingCameraScene, config
 
 from attention_core import Attention, Lesson, default_lesson
 from attention_core import formatting as fmt
@@ -18,11 +18,12 @@ from scenes.helpers import heading
 __all__ = ["LessonScene"]
 
 
-class LessonScene(Scene):
+class LessonScene(MovingCameraScene):
     """One kind of step. Subclasses set ``slug`` (the kind's name, ``attention_core.steps``)
     and, for Day 004's seven, ``step``; their words (the label above the headline, the headline,
     every caption) are the lesson's, named after ``slug``. A lesson places each kind at its
-    own position (``scenes.scenes_for``)."""
+    own position (``scenes.scenes_for``). Its camera can move (``self.camera.frame``), on
+    whichever renderer draws it (``scenes.manim_internals``)."""
 
     step: ClassVar[int] = 0
     """Position in the video, from 1: its place in Day 004 (0 for a kind not in it), or in

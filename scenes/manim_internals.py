@@ -10,6 +10,8 @@ Each reaches past manim's public API, to go faster or to read what manim keeps t
   a clip rendered a beat at a time (``publish.beats``, which reads manim through these): the
   plays of a beat drawn or skipped (state kept, nothing drawn), each play's segment file read
   back, the scene's captions written without its video.
+- Each of those renderers films with manim's ``MovingCamera``, as ``MovingCameraScene``'s own
+  would: a scene is handed its renderer, so the renderer decides whether its camera can move.
 - :func:`share_parsed_paths`: copies of a text glyph share its parsed SVG path (it replaces
   ``VMobjectFromSVGPath.__deepcopy__`` for the whole process); :func:`copy_quickly`: every
   mobject copied without deepcopy's dispatch for its plain attributes (``Mobject.__deepcopy__``);
@@ -47,7 +49,7 @@ import av
 import manim
 import manimpango
 import numpy as np
-from manim import CairoRenderer, Code, Scene, Text, config
+from manim import CairoRenderer, Code, MovingCamera, Scene, Text, config
 from manim.constants import START_X, START_Y
 from manim.mobject.svg.svg_mobject import VMobjectFromSVGPath
 from manim.mobject.text.tex_mobject import MathTexPart
@@ -307,8 +309,8 @@ class HeldFrameWriter(QuotingWriter):
 def clip_renderer() -> CairoRenderer:
     """The renderer for a clip: manim's, with :class:`HeldFrameWriter` where it applies."""
     if not SPEEDUPS:
-        return CairoRenderer()
-    return CairoRenderer(file_writer_class=HeldFrameWriter)
+        return CairoRenderer(camera_class=MovingCamera)
+    return CairoRenderer(file_writer_class=HeldFrameWriter, camera_class=MovingCamera)
 
 
 def output_files(scene: Scene) -> tuple[Path | None, Path | None]:
@@ -369,8 +371,8 @@ def beat_renderer() -> CairoRenderer:
     :func:`draw_plays`). On another manim, plain manim's renderer: it skips the same plays,
     drawing a little for nothing."""
     if not SPEEDUPS:
-        return CairoRenderer()
-    return _BeatRenderer(file_writer_class=_BeatWriter)
+        return CairoRenderer(camera_class=MovingCamera)
+    return _BeatRenderer(file_writer_class=_BeatWriter, camera_class=MovingCamera)
 
 
 def draw_plays(scene: Scene, draw: bool) -> None:
@@ -412,8 +414,8 @@ class _Undrawn(CairoRenderer):
 def undrawn_renderer() -> CairoRenderer:
     """A renderer for a dry run (animations skipped): one that draws nothing where it applies."""
     if not SPEEDUPS:
-        return CairoRenderer(skip_animations=True)
-    return _Undrawn(skip_animations=True)
+        return CairoRenderer(skip_animations=True, camera_class=MovingCamera)
+    return _Undrawn(skip_animations=True, camera_class=MovingCamera)
 
 
 # --- copies of a glyph share its parsed path ------------------------------------------------

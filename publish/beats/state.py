@@ -75,6 +75,7 @@ def digest(scene: Any) -> str | None:
     hasher = _Hasher(scene)
     try:
         hasher.feed("screen", [*scene.mobjects, *scene.foreground_mobjects])
+        hasher.feed("camera", scene.renderer.camera.frame)
         held = vars(scene)
         own = sorted(k for k in held if k not in FRAMEWORK and k not in hasher.base)
         hasher.feed("attributes", {name: held[name] for name in own})
