@@ -38,6 +38,7 @@ from scenes.helpers import (
     token_names,
 )
 from scenes.toolkit.figures import FigureVector, figure
+from scenes.toolkit.focus import Focus
 from scenes.toolkit.vectors import VectorCells
 
 __all__ = ["Step5Mix"]
@@ -202,7 +203,9 @@ class Step5Mix(LessonScene):
             value=self.worked.before.rows[0].value,
             scaled=self.worked.before.rows[0].scaled,
         )
-        with self.beat(caption):
+        row = self.rows[0]
+        marked = [row["weight"], row["vector"]]
+        with self.beat(caption), Focus(self, *row.values(), frame=[*row.values()], marked=marked):
             self.scale_rows([0], run_time=style.SLOW)
 
     def scale_rest(self) -> None:

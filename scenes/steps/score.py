@@ -21,6 +21,7 @@ from scenes.base import LessonScene
 from scenes.helpers import balanced_paragraph, fit, inline, math, text
 from scenes.toolkit.dot_product import DotProduct, column_gap
 from scenes.toolkit.figures import figure
+from scenes.toolkit.focus import Focus
 from scenes.toolkit.score_table import LEFT_X, RIGHT_X, ScoreTable
 from scenes.toolkit.vectors import VectorCells, cell_width
 
@@ -154,10 +155,13 @@ class Step3Score(LessonScene):
             root=w.root_d_k,
             score=w.before.rows[row].score,
         )
+        detail = [self.query, work, self.k_label]
+        scored = [table.score(done) for done in range(row)]
         with self.beat(caption):
             if row == 0:
                 self.play(FadeIn(self.k_label), run_time=style.FAST)
-            work.play(self, table.keys[row], run_time=run_time)
+            with Focus(self, *detail, results=scored, frame=detail, marked=[self.query]):
+                work.play(self, table.keys[row], run_time=run_time)
             self.play(
                 TransformFromCopy(work.dot, table.dots[row]),
                 TransformFromCopy(work.division.over_root_d_k, table.divisors[row]),

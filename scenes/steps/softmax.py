@@ -21,6 +21,7 @@ from manim import (
     LaggedStart,
     Line,
     Mobject,
+    Point,
     Rectangle,
     ReplacementTransform,
     TransformFromCopy,
@@ -47,6 +48,7 @@ from scenes.helpers import (
     token_names,
 )
 from scenes.toolkit.figures import Figure, figure
+from scenes.toolkit.focus import Focus
 from scenes.toolkit.score_table import ScoreTable
 from scenes.toolkit.sums import SumLine
 
@@ -197,9 +199,12 @@ class Step4Softmax(LessonScene):
             score=self.worked.before.rows[0].score,
             pull=self.worked.before.rows[0].pull,
         )
+        score = self.score_mobs[0]
+        detail = [score, Point([DIVIDE_LEFT, self.row_y(0), 0])]  # up to where its pull ends
         with self.beat(caption):
             self.play(FadeIn(self.headers["pull"], shift=DOWN * 0.1), run_time=style.FAST)
-            self.grow_pulls([0], run_time=style.SLOW * 1.5)
+            with Focus(self, score, frame=detail):
+                self.grow_pulls([0], run_time=style.SLOW * 1.5)
 
     def exponentiate_rest(self) -> None:
         tokens = self.lesson.tokens
@@ -293,9 +298,12 @@ class Step4Softmax(LessonScene):
             total=self.worked.before.total,
             share=self.worked.before.rows[0].share,
         )
+        pull, total = self.pull_mobs[0], self.sum.total
+        detail = [pull, total, Point([SHARE_RIGHT, self.row_y(0), 0])]
         with self.beat(caption):
             self.play(FadeIn(self.headers["divide"]), FadeIn(self.headers["share"]))
-            self.divide([0], run_time=style.NORMAL)
+            with Focus(self, pull, total, frame=detail):
+                self.divide([0], run_time=style.NORMAL)
 
     def divide_rest(self) -> None:
         tokens = self.lesson.tokens
