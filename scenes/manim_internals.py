@@ -26,7 +26,8 @@ Each reaches past manim's public API, to go faster or to read what manim keeps t
   a mobject remembers how it was made; :data:`SCENE_RUNNING`, what a ``Scene`` sets on itself
   while it renders, and :data:`VMOBJECT_OWN`, :data:`VMOBJECT_PARTS`, :data:`DRAWN_ARRAYS` and
   :data:`UNDRAWN`, where a ``VMobject`` keeps what is drawn of it and what is not (all four
-  read by ``publish.beats.state``, which digests a scene's state by them;
+  read by ``publish.beats.state``, which digests a scene's state by them; the colour rows of
+  the drawn, :data:`COLOUR_ARRAYS`, are what ``scenes.toolkit.focus`` fades;
   ``tests/test_manim_internals.py`` checks each name against what manim sets).
 
 They were written for manim :data:`WRITTEN_FOR`. On any other version, importing this module
@@ -69,6 +70,7 @@ if TYPE_CHECKING:  # for annotations only: the builder's class is private to man
     its builder or the mobject itself)."""
 
 __all__ = [
+    "COLOUR_ARRAYS",
     "DRAWN_ARRAYS",
     "MADE_FROM",
     "SCENE_RUNNING",
@@ -139,8 +141,10 @@ VMOBJECT_OWN = frozenset(vars(manim.VMobject()))
 """Every ``VMobject``'s own attributes (a subclass's others are its own, told one by one)."""
 VMOBJECT_PARTS = frozenset({"submobjects", "updaters", "target"})
 """Where a ``VMobject`` keeps its parts, its updaters and the target ``generate_target`` made."""
-DRAWN_ARRAYS = ("points", "fill_rgbas", "stroke_rgbas", "background_stroke_rgbas")
-"""Where a ``VMobject`` keeps what is drawn of it: its points, and its colours as RGBA rows."""
+COLOUR_ARRAYS = ("fill_rgbas", "stroke_rgbas", "background_stroke_rgbas")
+"""Where a ``VMobject`` keeps its colours, as RGBA rows (``scenes.toolkit.focus`` fades by them)."""
+DRAWN_ARRAYS = ("points", *COLOUR_ARRAYS)
+"""Where a ``VMobject`` keeps what is drawn of it: its points, and its colours."""
 UNDRAWN = frozenset(
     {
         "fill_opacity",

@@ -32,6 +32,7 @@ from manim import (
 )
 
 from scenes import style
+from scenes.manim_internals import COLOUR_ARRAYS
 
 __all__ = ["DIM", "RESTED", "Focus", "Shade", "framing"]
 
@@ -51,7 +52,6 @@ REST = 1.0
 
 Opacities = dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]
 """Each part's fill, stroke and background stroke opacities, by the part's id."""
-ALPHA = ("fill_rgbas", "stroke_rgbas", "background_stroke_rgbas")
 
 
 def _parts(mobject: Mobject) -> list[VMobject]:
@@ -60,7 +60,9 @@ def _parts(mobject: Mobject) -> list[VMobject]:
 
 def opacities(mobject: Mobject) -> Opacities:
     """What each drawn part of ``mobject`` has now."""
-    return {id(m): tuple(getattr(m, a)[:, 3].copy() for a in ALPHA) for m in _parts(mobject)}
+    return {
+        id(m): tuple(getattr(m, a)[:, 3].copy() for a in COLOUR_ARRAYS) for m in _parts(mobject)
+    }
 
 
 class Shade(Animation):
@@ -95,7 +97,7 @@ class Shade(Animation):
         t = self.rate_func(alpha)
         for part in self.parts:
             start, end = self.start[id(part)], self.end[id(part)]
-            for name, a, b in zip(ALPHA, start, end, strict=True):
+            for name, a, b in zip(COLOUR_ARRAYS, start, end, strict=True):
                 rgbas = getattr(part, name).copy()
                 if len(rgbas) != len(a):  # reshaped meanwhile (a Transform aligned it)
                     continue
