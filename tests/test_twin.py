@@ -267,8 +267,8 @@ def test_every_number_is_attention_cores_after_an_edit(
     _, lessons, entries = PLAN[case]
     folder = tmp_path_factory.mktemp(f"twin{case}")
 
-    @settings(
-        max_examples=1,
+    @settings(  # Hypothesis draws the simplest lesson first (all zeros): then one at random
+        max_examples=2,
         phases=[Phase.generate],
         deadline=None,
         database=None,
