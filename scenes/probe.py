@@ -251,19 +251,34 @@ def _plain(string: str) -> str:
 def record(scene: LessonScene, after_each: Callable[[], None] | None = None) -> Probe:
     """Snapshot the screen after each play and wait of ``scene`` (dry or really rendered)."""
     probe = Probe()
-    for name in ("play", "wait"):
-        original = getattr(scene, name)
+    play, wait = scene.play, scene.wait
 
-        def snapshot(*args: Any, _original: Any = original, **kw: Any) -> None:
-            _original(*args, **kw)
-            texts, meanings = read_screen(scene.mobjects, scene.meaningful)
-            probe.moments.append(texts)
-            probe.meanings.append(meanings)
+    def snapshot() -> None:
+        texts, meanings = read_screen(scene.mobjects, scene.meaningful)
+        probe.moments.append(texts)
+        probe.meanings.append(meanings)
+        probe.times.append(float(scene.time))
+
+    def played(*args: Any, **kw: Any) -> None:
+        play(*args, **kw)
+        snapshot()
+        if after_each is not None:
+            after_each()
+
+    def waited(*args: Any, **kw: Any) -> None:
+        before = len(probe.moments)
+        wait(*args, **kw)
+        if len(probe.moments) > before:  # manim's wait is a play: the screen it read is this one
+            probe.moments.append(list(probe.moments[-1]))
+            probe.meanings.append(list(probe.meanings[-1]))
             probe.times.append(float(scene.time))
-            if after_each is not None:
-                after_each()
+        else:
+            snapshot()
+        if after_each is not None:
+            after_each()
 
-        setattr(scene, name, snapshot)
+    scene.play = played  # type: ignore[method-assign]
+    scene.wait = waited  # type: ignore[method-assign]
     return probe
 
 
