@@ -3,10 +3,13 @@ at rests and in the camera's frame, and nothing in the clean layout itself."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from manim import MovingCamera
 
 from attention_core import default_lesson
+from bench import composition as bench_composition
 from scenes.composition import (
     MIN_NUMBER_PX,
     Composition,
@@ -132,3 +135,23 @@ def test_scenes_merge_into_a_lesson() -> None:
     assert whole.rests == clean.rests + low.rests
     assert whole.empty_lower_thirds == low.empty_lower_thirds
     assert len(whole.numbers) == len(clean.numbers) + len(low.numbers)
+
+
+def test_the_bench_table_has_a_line_per_scene_and_the_lessons() -> None:
+    scenes = [("01_clean", composed("clean")), ("02_small", composed("small number"))]
+    lines = bench_composition.table(scenes, problems=True).splitlines()
+    assert lines[0].split()[:3] == ["scene", "rests", "text"]
+    assert lines[1].split() == ["01_clean", "3", "0", "0", "0", "0", "3", "0", "67", "67", "0"]
+    assert lines[2].split()[:8] == ["02_small", "3", "0", "0", "0", "0", "3", "3"]
+    assert lines[3].startswith("    ")
+    assert "number '0.84'" in lines[3]
+    assert lines[-1].split()[:8] == ["lesson", "6", "0", "0", "0", "0", "6", "3"]
+
+
+def test_the_bench_says_a_bad_lesson_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert bench_composition.main([str(tmp_path / "missing.toml")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("composition: ")
+    assert len(err.strip().splitlines()) == 1
