@@ -37,7 +37,7 @@ from scenes.composition import Composition, composition  # noqa: E402
 from scenes.probe import run_dry  # noqa: E402
 from scenes.timing import length_arguments, lesson_minutes  # noqa: E402
 
-__all__ = ["Figures", "figures", "lesson_composition", "main", "table"]
+__all__ = ["Figures", "figures", "lesson_composition", "main", "problems", "table"]
 
 HEADER = (
     f"{'scene':<22}{'rests':>6}{'text out':>10}{'@':>4}{'shape out':>10}{'overlaps':>9}"
@@ -83,6 +83,21 @@ def figures(c: Composition) -> Figures:
     )
 
 
+def problems(c: Composition) -> list[str]:
+    """One line per finding that misses a target, by kind, each in the order found."""
+    return [
+        *(f"{m.time:.2f} s: {m.what!r} outside title-safe: {_at(m.box)}" for m in c.texts_outside),
+        *(f"{m.time:.2f} s: a shape outside action-safe: {_at(m.box)}" for m in c.shapes_outside),
+        *(f"{o.time:.2f} s: {o.first!r} overlaps {o.second!r}" for o in c.overlaps),
+        *(f"{n.time:.2f} s: number {n.text!r} is {n.px:.0f} px" for n in c.small_numbers),
+        *(f"{t:.2f} s: nothing in the lower third" for t in c.empty_lower_thirds),
+    ]
+
+
+def _at(box: tuple[float, ...]) -> str:
+    return "(" + ", ".join(f"{v:.2f}" for v in box) + ")"
+
+
 def lesson_composition(lesson: Lesson) -> list[tuple[str, Composition]]:
     """Each of the lesson's scenes, by clip name (``03_score``), with its composition."""
     minutes = lesson_minutes(lesson)
@@ -95,16 +110,16 @@ def lesson_composition(lesson: Lesson) -> list[tuple[str, Composition]]:
     ]
 
 
-def table(scenes: Sequence[tuple[str, Composition]], problems: bool = False) -> str:
-    """The report for one lesson: a line per scene, then the lesson's; with ``problems``,
+def table(scenes: Sequence[tuple[str, Composition]], listed: bool = False) -> str:
+    """The report for one lesson: a line per scene, then the lesson's; ``listed``, with
     every finding under its scene."""
     lines = [HEADER]
     total = Figures(0, 0, 0, 0, 0, 0, 0, 0)
     for name, c in scenes:
         total += figures(c)
         lines.append(_line(name, figures(c), c))
-        if problems:
-            lines += [f"    {problem}" for problem in c.problems()]
+        if listed:
+            lines += [f"    {problem}" for problem in problems(c)]
     whole = Composition.merged(c for _, c in scenes)
     lines.append(_line("lesson", total, whole))
     return "\n".join(lines)
@@ -144,7 +159,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if number:
             print()
         print(lesson.title)
-        print(table(lesson_composition(lesson), problems=args.problems))
+        print(table(lesson_composition(lesson), listed=args.problems))
     return 0
 
 

@@ -116,21 +116,14 @@ class Composition:
 
     @property
     def clean(self) -> bool:
-        """Whether every rest meets every target."""
-        return not self.problems()
-
-    def problems(self) -> list[str]:
-        """One line per finding that misses a target, in the order found."""
-        return [
-            *(
-                f"{m.time:.2f} s: text {m.what!r} outside title-safe: {m.box}"
-                for m in self.texts_outside
-            ),
-            *(f"{m.time:.2f} s: a shape outside action-safe: {m.box}" for m in self.shapes_outside),
-            *(f"{o.time:.2f} s: {o.first!r} overlaps {o.second!r}" for o in self.overlaps),
-            *(f"{n.time:.2f} s: number {n.text!r} is {n.px:.0f} px" for n in self.small_numbers),
-            *(f"{t:.2f} s: nothing in the lower third" for t in self.empty_lower_thirds),
-        ]
+        """Whether every rest meets every target (``bench/composition.py`` words each miss)."""
+        return not (
+            self.texts_outside
+            or self.shapes_outside
+            or self.overlaps
+            or self.small_numbers
+            or self.empty_lower_thirds
+        )
 
     @classmethod
     def merged(cls, parts: Iterable[Composition]) -> Composition:
@@ -227,10 +220,6 @@ def _overlapping(texts: Sequence[Shown]) -> list[tuple[Shown, Shown]]:
         for b in texts[i + 1 :]
         if not (a.overlap_ok or b.overlap_ok) and overlap(a.box, b.box)
     ]
-
-
-def _at(box: Box) -> str:
-    return "(" + ", ".join(f"{v:.2f}" for v in box) + ")"
 
 
 def _box(frame: CameraFrame) -> Box:

@@ -33,7 +33,8 @@ def probed(case: str) -> Probe:
 
 def test_the_clean_layout_is_clean() -> None:
     found = composed("clean")
-    assert found.problems() == []
+    assert bench_composition.problems(found) == []
+    assert found.clean
     assert found.rests == 3  # the first beat's hold, the second beat's wait and its hold
     assert [n.text for n in found.numbers] == ["0.84"] * 3
     assert found.number_p5 is not None
@@ -57,7 +58,7 @@ def test_a_text_past_title_safe_is_found_where_a_shape_is_not() -> None:
     found = composed("text past title-safe")
     assert {m.what for m in found.texts_outside} == {"Too far"}
     assert found.shapes_outside == ()
-    assert composed("shape between the safe areas").problems() == []
+    assert bench_composition.problems(composed("shape between the safe areas")) == []
 
 
 def test_a_shape_past_action_safe_is_found() -> None:
@@ -68,7 +69,7 @@ def test_a_shape_past_action_safe_is_found() -> None:
 
 def test_a_text_cut_off_by_the_frame_is_outside_and_one_out_of_sight_is_not_seen() -> None:
     assert {m.what for m in composed("text cut off").texts_outside} == {"Cut off"}
-    assert composed("text out of sight").problems() == []
+    assert bench_composition.problems(composed("text out of sight")) == []
 
 
 def test_overlapping_texts_are_found() -> None:
@@ -86,13 +87,16 @@ def test_a_small_number_is_found() -> None:
 def test_the_zoom_counts() -> None:
     small, zoomed = composed("small number"), composed("zoomed in on a small number")
     assert zoomed.numbers[0].px == pytest.approx(2 * small.numbers[0].px)
-    assert zoomed.problems() == []  # half the frame: twice the height, and the heading unseen
+    assert (
+        bench_composition.problems(zoomed) == []
+    )  # half the frame: twice the height, and the heading unseen
 
 
 def test_a_lower_third_with_nothing_in_it_is_found() -> None:
     found = composed("nothing low")
+    assert not found.clean
     assert len(found.empty_lower_thirds) == found.rests
-    assert found.problems() == [
+    assert bench_composition.problems(found) == [
         f"{t:.2f} s: nothing in the lower third" for t in found.empty_lower_thirds
     ]
 
@@ -100,7 +104,7 @@ def test_a_lower_third_with_nothing_in_it_is_found() -> None:
 def test_what_passes_by_during_a_play_is_no_rest() -> None:
     probe = probed("passing")
     assert any(s.box[2] > probe.frames[0].width / 2 for m in probe.moments for s in m)
-    assert composition(probe).problems() == []
+    assert bench_composition.problems(composition(probe)) == []
 
 
 def test_a_moving_cameras_frame_is_read_from_its_frame() -> None:
@@ -139,7 +143,7 @@ def test_scenes_merge_into_a_lesson() -> None:
 
 def test_the_bench_table_has_a_line_per_scene_and_the_lessons() -> None:
     scenes = [("01_clean", composed("clean")), ("02_small", composed("small number"))]
-    lines = bench_composition.table(scenes, problems=True).splitlines()
+    lines = bench_composition.table(scenes, listed=True).splitlines()
     assert lines[0].split()[:3] == ["scene", "rests", "text"]
     assert lines[1].split() == ["01_clean", "3", "0", "0", "0", "0", "3", "0", "67", "67", "0"]
     assert lines[2].split()[:8] == ["02_small", "3", "0", "0", "0", "0", "3", "3"]
