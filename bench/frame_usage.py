@@ -19,6 +19,10 @@ with all content in the top half of the frame, and the median lowest content lin
 height from the top, over frames with content). The issue's targets for the whole: at most
 ``MAX_EMPTY_SECONDS`` with nothing below the heading, at most ``MAX_TOP_HALF_SHARE`` of the time
 with all content in the top half.
+
+Its sibling ``bench/composition.py`` measures the frame from dry runs instead, at every rest and
+in the camera's frame: texts outside title-safe, shapes outside action-safe, overlapping texts,
+number heights at 1080p, rests with an empty lower third.
 """
 
 from __future__ import annotations

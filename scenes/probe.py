@@ -1,4 +1,7 @@
-"""Run a scene without rendering video and record what is on screen after every play and wait."""
+"""Run a scene without rendering video and record what is on screen after every play and wait.
+
+Each moment holds its texts and meanings and the camera's frame; a rest (a wait) its shapes too.
+"""
 
 from __future__ import annotations
 
@@ -16,6 +19,8 @@ from manim import (
     Mobject,
     SingleStringMathTex,
     Text,
+    VMobject,
+    Wait,
     tempconfig,
 )
 
@@ -28,17 +33,39 @@ from scenes.manim_internals import MathTexPart, code_listing, undrawn_renderer
 
 __all__ = [
     "NUMBER",
+    "Box",
+    "CameraFrame",
     "Probe",
     "Shown",
+    "camera_frame",
     "displayed_string",
     "meanings_on_screen",
     "read_screen",
     "record",
     "run_dry",
+    "shapes_on_screen",
     "texts_on_screen",
 ]
 
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+Box = tuple[float, float, float, float]
+"""Where a thing sits, in scene units: left, bottom, right, top."""
+
+
+@dataclass(frozen=True)
+class CameraFrame:
+    """What the camera sees, in scene units: its centre, width and height."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+    def inner(self, share: float) -> Box:
+        """The box ``share`` of this frame's width and height, about its centre (a safe area)."""
+        half_w, half_h = self.width * share / 2, self.height * share / 2
+        return (self.x - half_w, self.y - half_h, self.x + half_w, self.y + half_h)
 
 
 @dataclass(frozen=True)
@@ -46,7 +73,7 @@ class Shown:
     """One piece of text on screen: what it says and where it sits."""
 
     text: str
-    box: tuple[float, float, float, float]  # left, bottom, right, top
+    box: Box
     overlap_ok: bool
     whole: str | None = None
     """The whole text this one is a line of (a paragraph wrapped over lines), or None."""
@@ -67,6 +94,13 @@ class Probe:
     """Each moment's described meanings on screen, each with the object that shows it."""
     times: list[float] = field(default_factory=list)
     """The scene's clock at each moment (after its play or wait): which beat showed it."""
+    rests: list[bool] = field(default_factory=list)
+    """Whether each moment is a rest: it came from a wait (a beat's hold is one), not a play."""
+    frames: list[CameraFrame] = field(default_factory=list)
+    """What the camera saw at each moment."""
+    shapes: list[tuple[Box, ...] | None] = field(default_factory=list)
+    """Each rest's visible shapes (:func:`shapes_on_screen`); None at a moment not a rest,
+    where they are not read (a dry run reads the screen after every play)."""
     seconds: float = 0.0
     beats: tuple[BeatTiming, ...] = ()
     reads: tuple[Path, ...] = ()
@@ -243,6 +277,40 @@ def _visible(mob: Mobject) -> bool:
     return any(m.get_fill_opacity() > 0.05 or m.get_stroke_opacity() > 0.05 for m in family)
 
 
+def shapes_on_screen(mobjects: list[Mobject]) -> list[Box]:
+    """The box of every visible shape: each vectorized mobject with points of its own and a
+    visible fill or stroke, not inside a text (a text's glyphs, a listing's background are the
+    text's). Other mobjects with points are not drawn as shapes (a ``ValueTracker`` keeps its
+    value in them); the scenes show no images."""
+    found: list[Box] = []
+
+    def visit(mob: Mobject) -> None:
+        if displayed_string(mob) is not None:
+            return
+        points = mob.points
+        if isinstance(mob, VMobject) and len(points) and _drawn(mob):
+            (left, bottom), (right, top) = points[:, :2].min(axis=0), points[:, :2].max(axis=0)
+            found.append((float(left), float(bottom), float(right), float(top)))
+        for sub in mob.submobjects:
+            visit(sub)
+
+    for mob in mobjects:
+        visit(mob)
+    return found
+
+
+def _drawn(mob: VMobject) -> bool:
+    stroked = mob.get_stroke_opacity() > 0.05 and mob.get_stroke_width() > 0
+    return stroked or mob.get_fill_opacity() > 0.05
+
+
+def camera_frame(camera: Any) -> CameraFrame:
+    """What ``camera`` sees: manim's ``Camera`` keeps its frame's centre and size; a
+    ``MovingCamera`` gives the same three names, read from the frame mobject it moves."""
+    x, y = np.asarray(camera.frame_center, dtype=float)[:2]
+    return CameraFrame(float(x), float(y), float(camera.frame_width), float(camera.frame_height))
+
+
 def _plain(string: str) -> str:
     """Drop LaTeX command names (\\sqrt, d_k) so only the numbers a viewer reads remain."""
     return re.sub(r"\\[a-zA-Z]+|_\{?[a-z]\}?", " ", string)
@@ -251,19 +319,40 @@ def _plain(string: str) -> str:
 def record(scene: LessonScene, after_each: Callable[[], None] | None = None) -> Probe:
     """Snapshot the screen after each play and wait of ``scene`` (dry or really rendered)."""
     probe = Probe()
-    for name in ("play", "wait"):
-        original = getattr(scene, name)
+    play, wait = scene.play, scene.wait
 
-        def snapshot(*args: Any, _original: Any = original, **kw: Any) -> None:
-            _original(*args, **kw)
-            texts, meanings = read_screen(scene.mobjects, scene.meaningful)
-            probe.moments.append(texts)
-            probe.meanings.append(meanings)
+    def snapshot(rest: bool) -> None:
+        texts, meanings = read_screen(scene.mobjects, scene.meaningful)
+        probe.moments.append(texts)
+        probe.meanings.append(meanings)
+        probe.times.append(float(scene.time))
+        probe.rests.append(rest)
+        probe.frames.append(camera_frame(scene.renderer.camera))
+        probe.shapes.append(tuple(shapes_on_screen(scene.mobjects)) if rest else None)
+
+    def played(*args: Any, **kw: Any) -> None:
+        play(*args, **kw)
+        snapshot(rest=bool(args) and all(isinstance(a, Wait) for a in args))
+        if after_each is not None:
+            after_each()
+
+    def waited(*args: Any, **kw: Any) -> None:
+        before = len(probe.moments)
+        wait(*args, **kw)
+        if len(probe.moments) > before:  # manim's wait is a play: the screen it read is this one
+            probe.moments.append(list(probe.moments[-1]))
+            probe.meanings.append(list(probe.meanings[-1]))
             probe.times.append(float(scene.time))
-            if after_each is not None:
-                after_each()
+            probe.rests.append(True)
+            probe.frames.append(probe.frames[-1])
+            probe.shapes.append(probe.shapes[-1])
+        else:
+            snapshot(rest=True)
+        if after_each is not None:
+            after_each()
 
-        setattr(scene, name, snapshot)
+    scene.play = played  # type: ignore[method-assign]
+    scene.wait = waited  # type: ignore[method-assign]
     return probe
 
 

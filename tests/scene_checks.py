@@ -24,6 +24,7 @@ from attention_core.heads import attend_heads
 from attention_core.maths import HEADS_SECTION, MASK_SECTION
 from attention_core.worked import worked
 from scenes.base import LessonScene
+from scenes.composition import overlap
 from scenes.probe import NUMBER, Probe, Shown, run_dry
 
 __all__ = [
@@ -163,12 +164,6 @@ def layout_problems(probe: Probe) -> list[str]:
                 if not (a.overlap_ok or b.overlap_ok) and overlap(a.box, b.box):
                     problems.append(f"moment {moment}: {a.text!r} overlaps {b.text!r}")
     return problems
-
-
-def overlap(a: tuple[float, ...], b: tuple[float, ...], slack: float = 0.02) -> bool:
-    return (
-        a[0] + slack < b[2] and b[0] + slack < a[2] and a[1] + slack < b[3] and b[1] + slack < a[3]
-    )
 
 
 def formula_moments(scene_class: type[LessonScene], lesson: Lesson) -> list[list[Shown]]:
