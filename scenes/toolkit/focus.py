@@ -47,7 +47,7 @@ CLOSEST = 0.55
 NOT_WORTH_IT = 0.9
 """A closer picture this near the whole frame is not worth a camera move."""
 OUTLINE_BUFF = 0.08
-REST = 1.0
+REST = 0.5
 """Seconds the worked-out thing rests in focus before the picture comes back."""
 
 Opacities = dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]
