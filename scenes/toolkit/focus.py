@@ -3,7 +3,7 @@
 ``with Focus(scene, *operands, results=done, frame=detail):`` inside a beat dims everything on
 screen that is not an operand (to :data:`DIM`; finished ``results`` to :data:`RESTED`), outlines
 the operands (or those ``marked``) and, given ``frame``, moves the camera in until those objects
-fill the picture (what the closer picture would cut in two leaves it: nothing is shown cut off). The
+fill the picture (what would not sit in its title-safe area leaves it: nothing is cut off). The
 plays inside work the thing out at full strength; it rests a moment (:data:`REST`), and then
 the camera goes back to where it stood and every part left on screen gets back the exact
 opacity it had.
@@ -32,6 +32,7 @@ from manim import (
 )
 
 from scenes import style
+from scenes.composition import TITLE_SAFE
 from scenes.manim_internals import COLOUR_ARRAYS
 
 __all__ = ["DIM", "RESTED", "Focus", "Shade", "framing"]
@@ -214,8 +215,10 @@ def _ancestors(mobjects: Iterable[Mobject], target: Mobject) -> list[Mobject]:
 
 
 def _inside(mob: Mobject, centre: np.ndarray, width: float) -> bool:
-    """Whether ``mob`` lies wholly in the picture of a camera at ``centre``, ``width`` wide."""
-    half_w, half_h = width / 2, width * config.frame_height / config.frame_width / 2
+    """Whether ``mob`` lies wholly in the title-safe area of a camera at ``centre``, ``width``
+    wide (the stricter of the two safe areas: a part of it may be a text)."""
+    half_w = width / 2 * TITLE_SAFE
+    half_h = width * config.frame_height / config.frame_width / 2 * TITLE_SAFE
     left, bottom = mob.get_corner(np.array([-1, -1, 0]))[:2] - centre[:2]
     right, top = mob.get_corner(np.array([1, 1, 0]))[:2] - centre[:2]
     return bool(-half_w <= left and right <= half_w and -half_h <= bottom and top <= half_h)
