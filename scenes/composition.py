@@ -27,6 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from manim import config
 
 from scenes.probe import NUMBER, Box, CameraFrame, Probe, Shown
 
@@ -101,6 +102,8 @@ class Composition:
     """Every number seen at every rest: one held over three rests is here three times."""
     empty_lower_thirds: tuple[float, ...] = ()
     """The time of each rest whose lower third holds nothing."""
+    close_ups: tuple[float, ...] = ()
+    """The time of each rest the camera spends closer than the whole frame."""
 
     @property
     def small_numbers(self) -> tuple[NumberSize, ...]:
@@ -136,6 +139,7 @@ class Composition:
             overlaps=tuple(o for p in parts for o in p.overlaps),
             numbers=tuple(n for p in parts for n in p.numbers),
             empty_lower_thirds=tuple(t for p in parts for t in p.empty_lower_thirds),
+            close_ups=tuple(t for p in parts for t in p.close_ups),
         )
 
 
@@ -146,9 +150,12 @@ def composition(probe: Probe) -> Composition:
     overlaps: list[Overlapping] = []
     numbers: list[NumberSize] = []
     empty: list[float] = []
+    close: list[float] = []
     rests = rest_moments(probe)
     for i in rests:
         frame, time = probe.frames[i], probe.times[i]
+        if frame.width < config.frame_width - 1e-6:
+            close.append(time)
         texts = [s for s in probe.moments[i] if overlap(s.box, _box(frame), 0.0)]
         shapes = [b for b in probe.shapes[i] or () if overlap(b, _box(frame), 0.0)]
         title_safe, action_safe = frame.inner(TITLE_SAFE), frame.inner(ACTION_SAFE)
@@ -172,6 +179,7 @@ def composition(probe: Probe) -> Composition:
         tuple(overlaps),
         tuple(numbers),
         tuple(empty),
+        tuple(close),
     )
 
 

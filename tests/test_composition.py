@@ -90,6 +90,8 @@ def test_the_zoom_counts() -> None:
     assert (
         bench_composition.problems(zoomed) == []
     )  # half the frame: twice the height, and the heading unseen
+    assert small.close_ups == ()
+    assert len(zoomed.close_ups) == zoomed.rests  # the camera stays close at every rest
 
 
 def test_a_lower_third_with_nothing_in_it_is_found() -> None:
@@ -145,7 +147,7 @@ def test_the_bench_table_has_a_line_per_scene_and_the_lessons() -> None:
     scenes = [("01_clean", composed("clean")), ("02_small", composed("small number"))]
     lines = bench_composition.table(scenes, listed=True).splitlines()
     assert lines[0].split()[:3] == ["scene", "rests", "text"]
-    assert lines[1].split() == ["01_clean", "3", "0", "0", "0", "0", "3", "0", "67", "67", "0"]
+    assert lines[1].split() == ["01_clean", "3", "0", "0", "0", "0", "3", "0", "67", "67", "0", "0"]
     assert lines[2].split()[:8] == ["02_small", "3", "0", "0", "0", "0", "3", "3"]
     assert lines[3].startswith("    ")
     assert "number '0.84'" in lines[3]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 from manim import (
@@ -27,6 +28,7 @@ from scenes.base import LessonScene
 from scenes.helpers import column_header, fit, inline, labelled, math, meaning_of
 from scenes.toolkit.dot_product import DotProduct, column_gap
 from scenes.toolkit.figures import FigureVector, figure
+from scenes.toolkit.focus import Focus
 from scenes.toolkit.grid import CellGrid, heat
 from scenes.toolkit.vectors import VectorCells, cell_width
 
@@ -212,7 +214,7 @@ class AllQueries(LessonScene):
                 FadeIn(self.labels),
                 run_time=style.NORMAL,
             )
-            self.work_cell(work, 0, 0, run_time=style.SLOW)
+            self.work_cell(work, 0, 0, run_time=style.SLOW, close_up=True)
 
     def dot_first_row(self) -> None:
         dots = self.listed([c.dot for c in self.data.cells[0][1:]])
@@ -258,7 +260,8 @@ class AllQueries(LessonScene):
             budget=self.worked.budget,
         )
         self.budgets = VGroup()
-        with self.beat(caption):
+        row = [self.grid.row_labels[0], self.grid.row(0), self.row_entries(0)]
+        with self.beat(caption), Focus(self, *row, frame=row, marked=[]):
             self.spread([0])
 
     def softmax_rest(self) -> None:
@@ -288,10 +291,11 @@ class AllQueries(LessonScene):
                 ),
                 run_time=style.NORMAL,
             )
-            self.play(
-                TransformFromCopy(VGroup(self.row_entries(0), *self.values), self.outputs[0]),
-                run_time=style.SLOW,
-            )
+            operands = [self.row_entries(0), *self.values]
+            with Focus(self, *operands, frame=[*operands, self.outputs[0]], marked=operands[:1]):
+                self.play(
+                    TransformFromCopy(VGroup(*operands), self.outputs[0]), run_time=style.SLOW
+                )
 
     def output_rest(self) -> None:
         with self.beat(self.caption("all_queries.caption.output_rest")):
@@ -308,10 +312,15 @@ class AllQueries(LessonScene):
 
     # pieces of beats ---------------------------------------------------------------------
 
-    def work_cell(self, work: DotProduct, i: int, j: int, *, run_time: float) -> None:
-        """One cell's q · k under the grid; its dot product flies into the cell."""
+    def work_cell(
+        self, work: DotProduct, i: int, j: int, *, run_time: float, close_up: bool = False
+    ) -> None:
+        """One cell's q · k under the grid (``close_up``: in focus, the camera on the working);
+        its dot product flies into the cell."""
         self.k_label.next_to(work.key, LEFT, buff=0.3).set_x(self.labels[0].get_x())
-        work.play(self, self.grid.column_labels[j], run_time=run_time, divide=False)
+        detail = [self.query, work, self.labels]
+        with Focus(self, *detail, frame=detail, marked=[self.query]) if close_up else nullcontext():
+            work.play(self, self.grid.column_labels[j], run_time=run_time, divide=False)
         entry = self.grid.number(i, j, self.data.cells[i][j].dot)
         self.grid.put(i, j, entry)
         self.play(TransformFromCopy(work.dot, entry), run_time=run_time / 2)

@@ -21,6 +21,7 @@ from manim import (
 from scenes import style
 from scenes.base import LessonScene
 from scenes.helpers import column_header, fit, math
+from scenes.toolkit.focus import Focus
 from scenes.toolkit.grid import CellGrid, heat
 from scenes.toolkit.matvec import MatVec, WeightMatrix
 from scenes.toolkit.vectors import CELL_GAP, VectorCells, cell_width
@@ -101,7 +102,7 @@ class Heads(LessonScene):
             if not cell.hidden
         ]
         weights = self.heads[h].grid.attention.weights
-        with self.beat(caption):
+        with self.beat(caption), Focus(self, grid, frame=[grid], marked=[]):
             for i, j, entry in shown:
                 grid.put(i, j, entry)
             self.play(

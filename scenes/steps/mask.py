@@ -21,6 +21,7 @@ from scenes.base import LessonScene
 from scenes.helpers import column_header, fit, math, text
 from scenes.steps.all_queries import attention_grid, axis_labels, output_column, value_columns
 from scenes.toolkit.figures import Figure
+from scenes.toolkit.focus import Focus
 from scenes.toolkit.grid import heat
 
 __all__ = ["Mask"]
@@ -150,7 +151,9 @@ class Mask(LessonScene):
             query=self.lesson.tokens[0].short,
             share=self.masked.cells[0][0].share,
         )
-        with self.beat(caption):
+        grid = self.grid
+        row = [grid.row_labels[0], grid.row(0), *(grid.entry(0, j) for j in range(grid.shape[1]))]
+        with self.beat(caption), Focus(self, *row, frame=row, marked=[]):
             self.swap(self.shares(), rows=[0], hidden_too=True)
 
     def resplit_rest(self) -> None:

@@ -27,6 +27,7 @@ from attention_core.worked import MatVec as WorkedProduct
 from scenes import style
 from scenes.base import LessonScene
 from scenes.helpers import column_header, math, token_names
+from scenes.toolkit.focus import Focus
 from scenes.toolkit.matvec import MatVec, WeightMatrix, factors
 from scenes.toolkit.vectors import CELL_GAP, VectorCells, cell_width
 
@@ -118,7 +119,8 @@ class Projections(LessonScene):
                 run_time=style.SLOW,
             )
         first = product.results[0]
-        with self.beat(self.caption("projections.caption.first", entry=first)):
+        caption = self.caption("projections.caption.first", entry=first)
+        with self.beat(caption), Focus(self, product, frame=[product], marked=[]):
             product.show_entry(self, 0, run_time=2 * style.SLOW)
         if len(product.results) > 1:
             caption = self.caption(

@@ -186,10 +186,20 @@ class Focus:
 
 
 def _others(mobjects: Iterable[Mobject], kept: Sequence[Mobject]) -> Iterator[Mobject]:
-    """The mobjects on screen outside ``kept``: whole where none of a mobject's family is kept,
-    else its parts, looked at the same way."""
-    kept_ids = {id(m) for m in kept}
-    holding = {id(m) for k in kept for m in _ancestors(mobjects, k)}
+    """The mobjects on screen outside ``kept`` (and their families: a group made to name some
+    parts of the screen keeps those parts): whole where nothing in a mobject is kept, else its
+    parts, looked at the same way."""
+    kept_ids = {id(m) for k in kept for m in k.get_family()}
+    parents: dict[int, Mobject] = {}
+    for mob in mobjects:
+        for member in mob.get_family():
+            for sub in member.submobjects:
+                parents.setdefault(id(sub), member)
+    holding: set[int] = set()
+    for part in kept_ids:
+        while (parent := parents.get(part)) is not None and id(parent) not in holding:
+            holding.add(id(parent))
+            part = id(parent)
     for mob in mobjects:
         yield from _outside(mob, kept_ids, holding)
 
@@ -202,16 +212,6 @@ def _outside(mob: Mobject, kept: set[int], holding: set[int]) -> Iterator[Mobjec
         return
     for sub in mob.submobjects:
         yield from _outside(sub, kept, holding)
-
-
-def _ancestors(mobjects: Iterable[Mobject], target: Mobject) -> list[Mobject]:
-    """Every mobject from the screen's top level down that holds ``target`` in its family."""
-    for mob in mobjects:
-        if mob is target:
-            return []
-        if target in mob.get_family():
-            return [mob, *_ancestors(mob.submobjects, target)]
-    return []
 
 
 def _inside(mob: Mobject, centre: np.ndarray, width: float) -> bool:
