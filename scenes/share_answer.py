@@ -38,6 +38,7 @@ from scenes.helpers import (
     with_meaning,
 )
 from scenes.toolkit.figures import figure
+from scenes.toolkit.focus import Focus
 from scenes.toolkit.sums import SumLine
 
 __all__ = ["ShareAnswer"]
@@ -129,13 +130,15 @@ class ShareAnswer(_AnswerScene):
         with self.beat(caption):
             self.play(self.options.animate.set_y(CARDS_Y), FadeOut(self.slips), run_time=style.FAST)
             self.play(FadeIn(self.sum, shift=UP * 0.2), run_time=style.NORMAL)
-            self.play(
-                TransformFromCopy(self.sum.terms[to], pull),
-                TransformFromCopy(self.sum.total, self.pull_formula[2]),
-                FadeIn(VGroup(self.pull_formula[1], self.pull_formula[3])),
-                run_time=style.NORMAL,
-            )
-            self.play(FadeIn(share, shift=LEFT * 0.2))
+            operands = [self.sum.terms[to], self.sum.total]
+            with Focus(self, *operands, frame=[*operands, self.pull_formula]):
+                self.play(
+                    TransformFromCopy(self.sum.terms[to], pull),
+                    TransformFromCopy(self.sum.total, self.pull_formula[2]),
+                    FadeIn(VGroup(self.pull_formula[1], self.pull_formula[3])),
+                    run_time=style.NORMAL,
+                )
+                self.play(FadeIn(share, shift=LEFT * 0.2))
 
     def show_row_budget(self) -> None:
         """The asker's row as one budget bar, the slice asked about lit."""

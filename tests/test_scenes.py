@@ -24,6 +24,7 @@ from attention_core.heads import attend_heads
 from attention_core.steps import KINDS
 from attention_core.worked import worked
 from scenes import SCENES, LessonScene, scenes_for
+from scenes.composition import composition
 
 from .lessons import lesson_files
 from .probe import NUMBER, Probe, run_dry
@@ -148,6 +149,19 @@ def test_only_the_steps_checked_write_sums() -> None:
 def test_texts_stay_inside_the_frame_and_apart(scene, lesson_name) -> None:
     problems = layout_problems(probe(scene, lesson_name))
     assert not problems, "\n".join(problems)
+    # at every rest, in the camera's frame (scenes.composition): the targets met so far (#37)
+    composed = composition(probe(scene, lesson_name))
+    assert composed.shapes_outside == ()
+    assert composed.overlaps == ()
+
+
+@pytest.mark.parametrize(
+    "lesson_name", [pytest.param(n, marks=_beyond_default(n)) for n in LESSONS]
+)
+def test_the_camera_comes_closer_in_half_the_scenes_at_least(lesson_name: str) -> None:
+    scenes = scenes_for(LESSONS[lesson_name])
+    closer = [s.slug for s in scenes if composition(probe(s, lesson_name)).close_ups]
+    assert 2 * len(closer) >= len(scenes), f"closer only in {closer}"
 
 
 # The seed's key figures, in the scene where the slides put them (default lesson).

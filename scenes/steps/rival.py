@@ -42,6 +42,7 @@ from scenes.helpers import (
 )
 from scenes.toolkit.dot_product import DotProduct, column_gap
 from scenes.toolkit.figures import FigureVector, figure
+from scenes.toolkit.focus import Focus
 from scenes.toolkit.vectors import CELL_HEIGHT, VectorCells, cell_width
 
 __all__ = ["Step6Rival"]
@@ -212,8 +213,10 @@ class Step6Rival(LessonScene):
                 FadeIn(labels),
                 run_time=style.NORMAL,
             )
-            work.play(self, self.rival_key, run_time=style.SLOW)
-            self.play(FadeIn(comparison, shift=LEFT * 0.2), run_time=style.FAST)
+            detail = [self.query, work, labels]
+            with Focus(self, *detail, frame=[*detail, comparison], marked=[self.query]):
+                work.play(self, self.rival_key, run_time=style.SLOW)
+                self.play(FadeIn(comparison, shift=LEFT * 0.2), run_time=style.FAST)
             self.play(TransformFromCopy(work.score, self.score_tag[1]), FadeIn(self.score_tag[0]))
         self.work = VGroup(self.query, labels, work, comparison)
 
