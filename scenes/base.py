@@ -18,6 +18,19 @@ from scenes.helpers import heading
 __all__ = ["LessonScene"]
 
 
+FRAME_SLACK = 1e-6
+"""Of a frame: a hold this near a whole number of frames is that number (the clock is a sum of
+frames, so a hold of exactly 7 frames can come out as 6.9999999)."""
+
+
+def still_frames(seconds: float) -> float:
+    """How long to wait to hold for ``seconds`` in whole frames (a frame at least, as manim
+    would make it, without its warning): manim draws a still wait as ``int(duration / dt)``
+    frames, so the wait asks for half a frame more, and no rounding can flip the count."""
+    frames = max(1, int(seconds * config.frame_rate + FRAME_SLACK))
+    return (frames + 0.5) / config.frame_rate
+
+
 class LessonScene(MovingCameraScene):
     """One kind of step. Subclasses set ``slug`` (the kind's name, ``attention_core.steps``)
     and, for Day 004's seven, ``step``; their words (the label above the headline, the headline,
@@ -146,8 +159,8 @@ class LessonScene(MovingCameraScene):
         start = self.time
         yield
         shortfall = hold(caption, speech) - (self.time - start)
-        if shortfall > 0:  # a frame at least, as manim would make it, without its warning
-            self.wait(max(shortfall, 1 / config.frame_rate))
+        if shortfall > 0:
+            self.wait(still_frames(shortfall))
         timing = BeatTiming(number, caption, start, self.time, speech)
         self.add_subcaption(caption.text, duration=timing.cue_end - start, offset=start - self.time)
         self.beats.append(timing)

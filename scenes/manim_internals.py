@@ -406,7 +406,14 @@ def subcaptions_srt(scene: Scene) -> str:
 
 
 class _Undrawn(CairoRenderer):
-    """manim's renderer without pixels: a dry run throws every frame away, so none is drawn."""
+    """manim's renderer without pixels: a dry run throws every frame away, so none is drawn.
+    Its clock moves as a drawn play moves it (:func:`_drawn_time`): a dry run's beats last
+    what the render's do, to the frame, where a play's length is not a whole number of them."""
+
+    def play(self, scene: Scene, *args: Any, **kwargs: Any) -> None:
+        before = self.time
+        super().play(scene, *args, **kwargs)
+        self.time = _drawn_time(scene, before)
 
     def update_frame(self, *args: Any, **kwargs: Any) -> None:
         pass
