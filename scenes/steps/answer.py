@@ -50,6 +50,7 @@ from scenes.helpers import (
     with_meaning,
 )
 from scenes.share_answer import ShareAnswer
+from scenes.toolkit.focus import Focus
 
 __all__ = ["Step7Answer"]
 
@@ -165,7 +166,8 @@ class Step7Answer(ShareAnswer, LessonScene):
         with self.beat(caption):
             if len(before):
                 self.play(FadeIn(before, shift=UP * 0.2))
-            self.play(Write(formula), *([FadeIn(after)] if len(after) else []))
+            with Focus(self, formula, frame=[formula], marked=[]):
+                self.play(Write(formula), *([FadeIn(after)] if len(after) else []))
 
     def count_fillers(self) -> None:
         q = self.quiz
