@@ -48,7 +48,9 @@ CLOSEST = 0.55
 NOT_WORTH_IT = 0.9
 """A closer picture this near the whole frame is not worth a camera move."""
 OUTLINE_BUFF = 0.08
-REST = 0.5
+MOVE = 0.4
+"""Seconds the picture takes to step back (and the camera to come in), and to come back."""
+REST = 0.4
 """Seconds the worked-out thing rests in focus before the picture comes back."""
 
 Opacities = dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]
@@ -163,7 +165,7 @@ class Focus:
             self.camera.save_state()
             animations.append(self.camera.animate.set(width=width).move_to(centre))
         if animations:
-            scene.play(*animations, run_time=style.FAST)
+            scene.play(*animations, run_time=MOVE)
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -182,7 +184,7 @@ class Focus:
         if self.moved:
             animations.append(Restore(self.camera))
         if animations:
-            scene.play(*animations, run_time=style.FAST)
+            scene.play(*animations, run_time=MOVE)
 
 
 def _others(mobjects: Iterable[Mobject], kept: Sequence[Mobject]) -> Iterator[Mobject]:
