@@ -63,6 +63,9 @@ class LessonScene(MovingCameraScene):
         self.narration = narration
         self.boundary = boundary
         self.beats: list[BeatTiming] = []
+        self.hold_until = 0.0
+        """When the beat playing now has said its words (or been read): a focus rests in
+        close-up only while there is time (``scenes.toolkit.focus``)."""
         self.meaningful: list[Any] = []
         """Objects whose meaning a description says though the scene shows them in parts
         (``scenes.probe``): a grid whose cells, labels and numbers come in one by one."""
@@ -158,6 +161,7 @@ class LessonScene(MovingCameraScene):
         number = beat_id(self.step, self.slug, len(self.beats) + 1)
         speech = self.narration.speech(number, caption.said)
         start = self.time
+        self.hold_until = start + hold(caption, speech)
         yield
         shortfall = hold(caption, speech) - (self.time - start)
         if shortfall > 0:

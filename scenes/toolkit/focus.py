@@ -51,7 +51,8 @@ OUTLINE_BUFF = 0.08
 MOVE = 0.4
 """Seconds the picture takes to step back (and the camera to come in), and to come back."""
 REST = 0.4
-"""Seconds the worked-out thing rests in focus before the picture comes back."""
+"""Seconds the worked-out thing rests in focus before the picture comes back, where the beat
+has them (a narrated beat whose words are said by then moves on)."""
 
 Opacities = dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]
 """Each part's fill, stroke and background stroke opacities, by the part's id."""
@@ -174,7 +175,9 @@ class Focus:
         scene = self.scene
         if len(scene.beats) != self.beat:
             raise RuntimeError("a focus opens and closes inside one beat")
-        scene.wait(REST)
+        rest = min(REST, scene.hold_until - scene.time - MOVE)
+        if rest * config.frame_rate >= 1:  # a beat already past its words moves on
+            scene.wait(rest)
         on_screen = {id(m) for m in scene.get_mobject_family_members()}
         animations: list[Animation] = [
             Shade(m, to=self.saved[id(m)]) for m in self.shaded if id(m) in on_screen
