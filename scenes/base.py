@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, ClassVar
@@ -21,14 +20,14 @@ __all__ = ["LessonScene"]
 
 FRAME_SLACK = 1e-6
 """Of a frame: a hold this near a whole number of frames is that number (the clock is a sum of
-frames, so a hold of exactly 7 frames can come out as 7.0000001)."""
+frames, so a hold of exactly 7 frames can come out as 6.9999999)."""
 
 
 def still_frames(seconds: float) -> float:
-    """How long to wait to hold for at least ``seconds``, in whole frames (a frame at least):
-    manim draws a still wait as ``int(duration / dt)`` frames, so the wait asks for half a
-    frame more than it means, and no rounding can flip the count."""
-    frames = max(1, math.ceil(seconds * config.frame_rate - FRAME_SLACK))
+    """How long to wait to hold for ``seconds`` in the whole frames it holds (a frame at least),
+    as manim draws a still wait: ``int(duration / dt)`` frames. The wait asks for half a frame
+    more than it means, so no rounding can flip the count."""
+    frames = max(1, int(seconds * config.frame_rate + FRAME_SLACK))
     return (frames + 0.5) / config.frame_rate
 
 
