@@ -44,9 +44,8 @@ class Panned(LessonScene):
             self.wait(0.2)
 
 
-def _states(pan: float) -> list[str | None]:
-    boundary = _Digests()
-    scene = type("Moved", (Panned,), {"pan": pan})
+def _ran(scene_class: type[LessonScene], **kwargs: Any) -> Any:
+    """``scene_class`` run dry (nothing drawn), as the probe runs a scene."""
     settings = {
         "dry_run": True,
         "disable_caching": True,
@@ -54,7 +53,14 @@ def _states(pan: float) -> list[str | None]:
         "progress_bar": "none",
     }
     with tempconfig(settings):
-        scene(renderer=undrawn_renderer(), boundary=boundary, skip_animations=True).render()
+        scene = scene_class(renderer=undrawn_renderer(), skip_animations=True, **kwargs)
+        scene.render()
+    return scene
+
+
+def _states(pan: float) -> list[str | None]:
+    boundary = _Digests()
+    _ran(type("Moved", (Panned,), {"pan": pan}), boundary=boundary)
     return boundary.states
 
 
@@ -89,19 +95,6 @@ class Focused(LessonScene):
                 self.during = {id(m): opacities(m) for m in self.mobjects}
                 self.camera_during = self.camera.frame.width
         self.after = {id(m): opacities(m) for m in self.mobjects}
-
-
-def _ran(scene_class: type[LessonScene]) -> Any:
-    settings = {
-        "dry_run": True,
-        "disable_caching": True,
-        "verbosity": "WARNING",
-        "progress_bar": "none",
-    }
-    with tempconfig(settings):
-        scene = scene_class(renderer=undrawn_renderer(), skip_animations=True)
-        scene.render()
-    return scene
 
 
 def _fill(states: dict[int, Any], mob: Any) -> float:
