@@ -162,7 +162,7 @@ class LessonScene(MovingCameraScene):
         start = self.time
         self.hold_until = start + hold(caption, speech)
         yield
-        shortfall = hold(caption, speech) - (self.time - start)
+        shortfall = self.hold_until - self.time
         if shortfall > 0:
             self.wait(still_frames(shortfall))
         timing = BeatTiming(number, caption, start, self.time, speech)
