@@ -28,7 +28,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from manim import config
 
 from scenes.probe import NUMBER, Box, CameraFrame, Probe, Shown
 
@@ -155,7 +154,7 @@ def composition(probe: Probe) -> Composition:
     rests = rest_moments(probe)
     for i in rests:
         frame, time = probe.frames[i], probe.times[i]
-        if frame.width < config.frame_width - 1e-6:
+        if frame.closer:
             close.append(time)
         texts = [s for s in probe.moments[i] if overlap(s.box, _box(frame), 0.0)]
         shapes = [b for b in probe.shapes[i] or () if overlap(b, _box(frame), 0.0)]

@@ -21,6 +21,7 @@ from manim import (
     Text,
     VMobject,
     Wait,
+    config,
     tempconfig,
 )
 
@@ -37,6 +38,7 @@ __all__ = [
     "CameraFrame",
     "Probe",
     "Shown",
+    "box_of",
     "camera_frame",
     "displayed_string",
     "meanings_on_screen",
@@ -66,6 +68,18 @@ class CameraFrame:
         """The box ``share`` of this frame's width and height, about its centre (a safe area)."""
         half_w, half_h = self.width * share / 2, self.height * share / 2
         return (self.x - half_w, self.y - half_h, self.x + half_w, self.y + half_h)
+
+    @property
+    def closer(self) -> bool:
+        """Whether the camera sees less than the whole frame: a close-up."""
+        return self.width < config.frame_width - 1e-6
+
+
+def box_of(mob: Mobject) -> Box:
+    """Where ``mob`` sits, as the screen is read: its bounding box."""
+    left, bottom = mob.get_corner(np.array([-1, -1, 0]))[:2]
+    right, top = mob.get_corner(np.array([1, 1, 0]))[:2]
+    return (float(left), float(bottom), float(right), float(top))
 
 
 @dataclass(frozen=True)
@@ -234,9 +248,7 @@ def read_screen(
         string = displayed_string(mob)
         if string is not None:
             if _visible(mob):
-                left, bottom = mob.get_corner(np.array([-1, -1, 0]))[:2]
-                right, top = mob.get_corner(np.array([1, 1, 0]))[:2]
-                shown = Shown(string, (left, bottom, right, top), overlap_ok, whole)
+                shown = Shown(string, box_of(mob), overlap_ok, whole)
                 found.append(shown)
                 read[id(mob)] = shown.read
                 for covers in into:

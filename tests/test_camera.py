@@ -13,6 +13,7 @@ from publish.beats.state import digest
 from scenes.base import LessonScene
 from scenes.beat import BeatTiming
 from scenes.manim_internals import beat_renderer, clip_renderer, undrawn_renderer
+from scenes.probe import CameraFrame
 from scenes.toolkit.focus import DIM, RESTED, Focus, framing, opacities
 
 
@@ -136,9 +137,10 @@ def test_a_focus_left_open_across_a_beat_is_refused() -> None:
 
 def test_framing_keeps_the_frames_shape_and_stays_inside_it() -> None:
     corner = Square(0.5).move_to([6.5, 3.5, 0])
-    centre, width = framing([corner])
-    height = width * config.frame_height / config.frame_width
-    assert width < config.frame_width
-    assert centre[0] + width / 2 <= config.frame_width / 2 + 1e-9
-    assert centre[1] + height / 2 <= config.frame_height / 2 + 1e-9
-    assert framing([Square(7.5)]) == (pytest.approx(np.zeros(3)), config.frame_width)
+    view = framing([corner])
+    assert view.closer
+    assert view.height == pytest.approx(view.width * config.frame_height / config.frame_width)
+    assert view.x + view.width / 2 <= config.frame_width / 2 + 1e-9
+    assert view.y + view.height / 2 <= config.frame_height / 2 + 1e-9
+    whole = CameraFrame(0.0, 0.0, config.frame_width, config.frame_height)
+    assert framing([Square(7.5)]) == whole

@@ -17,7 +17,6 @@ import json
 from pathlib import Path
 
 import pytest
-from manim import config
 
 from attention_core import Lesson, default_lesson, load_lesson
 from publish.described.descriptions import ADDRESS
@@ -46,7 +45,7 @@ def screens(lesson: Lesson) -> dict[str, dict[str, object]]:
         close: Moments = []
         for moment, frame in zip(probe.moments, probe.frames, strict=True):
             texts = [" ".join(s.text.split()) for s in moment]
-            if abs(frame.width - config.frame_width) > 1e-6:
+            if frame.closer:
                 close.append(texts)
             elif not whole or whole[-1] != texts:
                 whole.append(texts)

@@ -32,8 +32,9 @@ from manim import (
 )
 
 from scenes import style
-from scenes.composition import TITLE_SAFE
+from scenes.composition import TITLE_SAFE, contains
 from scenes.manim_internals import COLOUR_ARRAYS
+from scenes.probe import CameraFrame, box_of
 
 __all__ = ["DIM", "RESTED", "Focus", "Shade", "framing"]
 
@@ -109,19 +110,19 @@ class Shade(Animation):
                 setattr(part, name, rgbas)
 
 
-def framing(objects: Sequence[Mobject], margin: float = ZOOM_MARGIN) -> tuple[np.ndarray, float]:
-    """Where the camera stands, and how wide it sees, to show ``objects`` as large as fits
-    (at the frame's own shape, inside the whole frame); the whole frame if it is near that."""
+def framing(objects: Sequence[Mobject], margin: float = ZOOM_MARGIN) -> CameraFrame:
+    """What the camera should see to show ``objects`` as large as fits (at the frame's own
+    shape, inside the whole frame); the whole frame if that is near it."""
     group = Group(*objects)
     full_w, full_h = config.frame_width, config.frame_height
     width = max(group.width + 2 * margin, (group.height + 2 * margin) * full_w / full_h)
     width = max(width, CLOSEST * full_w)
     if width >= NOT_WORTH_IT * full_w:
-        return np.zeros(3), full_w
+        return CameraFrame(0.0, 0.0, full_w, full_h)
     height = width * full_h / full_w
     x = np.clip(group.get_x(), -(full_w - width) / 2, (full_w - width) / 2)
     y = np.clip(group.get_y(), -(full_h - height) / 2, (full_h - height) / 2)
-    return np.array([x, y, 0.0]), width
+    return CameraFrame(float(x), float(y), width, height)
 
 
 class Focus:
@@ -145,14 +146,15 @@ class Focus:
         scene = self.scene
         self.beat = len(scene.beats)
         self.camera = scene.camera.frame
-        centre, width = framing(self.frame) if self.frame else (None, self.camera.width)
-        self.moved = centre is not None and width != self.camera.width
+        view = framing(self.frame) if self.frame else None
+        closer = view if view is not None and view.closer else None
+        self.moved = closer is not None
         others = list(_others(scene.mobjects, [*self.operands, *self.results]))
         self.shaded = [*others, *self.results]
         self.saved = {id(m): opacities(m) for m in self.shaded}
         animations: list[Animation] = [Shade(m, factor=RESTED) for m in self.results]
-        for mob in others:
-            cut = centre is not None and self.moved and not _inside(mob, centre, width)
+        for mob in others:  # what the closer picture's title-safe area would not hold leaves
+            cut = closer is not None and not contains(closer.inner(TITLE_SAFE), box_of(mob))
             animations.append(Shade(mob, factor=0.0 if cut else DIM))
         self.outlines = VGroup(
             *(
@@ -162,9 +164,10 @@ class Focus:
         )
         if self.marked:
             animations.append(Create(self.outlines))
-        if centre is not None and self.moved:
+        if closer is not None:
             self.camera.save_state()
-            animations.append(self.camera.animate.set(width=width).move_to(centre))
+            centre = [closer.x, closer.y, 0.0]
+            animations.append(self.camera.animate.set(width=closer.width).move_to(centre))
         if animations:
             scene.play(*animations, run_time=MOVE)
         return self
@@ -217,13 +220,3 @@ def _outside(mob: Mobject, kept: set[int], holding: set[int]) -> Iterator[Mobjec
         return
     for sub in mob.submobjects:
         yield from _outside(sub, kept, holding)
-
-
-def _inside(mob: Mobject, centre: np.ndarray, width: float) -> bool:
-    """Whether ``mob`` lies wholly in the title-safe area of a camera at ``centre``, ``width``
-    wide (the stricter of the two safe areas: a part of it may be a text)."""
-    half_w = width / 2 * TITLE_SAFE
-    half_h = width * config.frame_height / config.frame_width / 2 * TITLE_SAFE
-    left, bottom = mob.get_corner(np.array([-1, -1, 0]))[:2] - centre[:2]
-    right, top = mob.get_corner(np.array([1, 1, 0]))[:2] - centre[:2]
-    return bool(-half_w <= left and right <= half_w and -half_h <= bottom and top <= half_h)
