@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from scenes.layout import ACTION_SAFE, TITLE_SAFE
 from scenes.probe import NUMBER, Box, CameraFrame, Probe, Shown
 
 __all__ = [
@@ -48,10 +49,6 @@ __all__ = [
     "rest_moments",
 ]
 
-TITLE_SAFE = 0.90
-"""Every text inside this share of the frame's width and height, about its centre."""
-ACTION_SAFE = 0.93
-"""Every shape inside this share of the frame's width and height."""
 MIN_NUMBER_PX = 40.0
 """The least height of a number, in pixels of a 1080-line picture."""
 REFERENCE_LINES = 1080

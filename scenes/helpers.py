@@ -25,12 +25,11 @@ from manim import (
     VGroup,
     VMobject,
     Write,
-    config,
 )
 
 from attention_core import Token
 from attention_core.meaning import Meaning, meaning
-from scenes import style
+from scenes import layout, style
 from scenes.manim_internals import SetText
 from scenes.toolkit.figures import Figure
 from scenes.typeset import made
@@ -99,13 +98,12 @@ def vector_mob(entries: Sequence[str], colour: str, *, size: float = style.MATH_
 
 
 def heading(kicker: str, title: str) -> VGroup:
-    """The step's label and headline, pinned to the top of the frame."""
+    """The step's label and headline, in the heading band (:data:`scenes.layout.HEADING`)."""
     group = VGroup(
         text(kicker, size=style.SMALL_SIZE, colour=style.MUTED, bold=True),
         text(title, size=style.HEADING_SIZE, bold=True),
     ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
-    fit(group, config.frame_width - 2 * style.MARGIN)
-    return group.to_corner(UP + LEFT, buff=style.MARGIN + 0.1)
+    return layout.HEADING.place(layout.HEADING.fit(group), UP + LEFT)
 
 
 def column_header(content: str, *, colour: str = style.MUTED) -> Text:

@@ -46,4 +46,3 @@ BREATH = 0.35  # after a narrated beat's words, before the next beat starts: a s
 FAST = 0.5
 NORMAL = 1.0
 SLOW = 1.5
-MARGIN = 0.35  # distance kept from the frame's edge, in scene units

@@ -19,20 +19,19 @@ from manim import (
     RoundedRectangle,
     VGroup,
     Write,
-    config,
 )
 
 from attention_core import Lesson
 from attention_core import formatting as fmt
 from attention_core.meaning import meaning
-from scenes import style
+from scenes import layout, style
 from scenes.base import LessonScene
 from scenes.helpers import baseline, fit, meaning_of, paragraph, text
 from scenes.timing import lesson_minutes
 
 __all__ = ["Step1Title"]
 
-WIDTH = 13.0  # the widest any line may be, in scene units
+WIDTH = layout.SAFE.width  # the widest any line may be
 TITLE_TOP = 3.2
 QUESTION_Y = -0.75
 QUESTION_GAP = 0.45  # at least this far below the line above it
@@ -176,7 +175,7 @@ class Step1Title(LessonScene):
         Sets ``query_mob``, ``chips``, ``fan_start`` and ``fan_end``: where the arrows run.
         """
         top = self.meta.get_bottom()[1] - QUESTION_GAP
-        bottom = -config.frame_height / 2 + style.MARGIN
+        bottom = layout.SAFE.bottom
         row = self.chip_row()
         if row is not None:
             self.query_mob = self.question_box(WIDTH * 0.8)
