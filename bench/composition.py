@@ -15,7 +15,10 @@ a rendered video's pixels. Per scene, then for the lesson, the table gives:
 - ``numbers``: numbers seen over all rests; ``<40px``: how many of them are under 40 px at
   1080p, counting the zoom; ``p5 px`` and ``min px``: their 5th percentile and least height;
 - ``empty ⅓``: rests with nothing in the lower third of the frame;
-- ``close``: rests with the camera closer than the whole frame (a close-up).
+- ``close``: rests with the camera closer than the whole frame (a close-up);
+- ``focus``: moments with a text dimmed while another is at full strength (a focus).
+
+Under the table, how many of the scenes focus and how many come closer.
 
 A lesson's title shows its length in minutes, measured as ``render.py`` measures it. Exit 0,
 or 2 with one line for a lesson that cannot be read.
@@ -42,7 +45,7 @@ __all__ = ["Figures", "figures", "lesson_composition", "main", "problems", "tabl
 
 HEADER = (
     f"{'scene':<22}{'rests':>6}{'text out':>10}{'@':>4}{'shape out':>10}{'overlaps':>9}"
-    f"{'numbers':>8}{'<40px':>6}{'p5 px':>7}{'min px':>7}{'empty ⅓':>8}{'close':>6}"
+    f"{'numbers':>8}{'<40px':>6}{'p5 px':>7}{'min px':>7}{'empty ⅓':>8}{'close':>6}{'focus':>6}"
 )
 
 
@@ -64,6 +67,8 @@ class Figures:
     empty_lower_thirds: int
     close_ups: int
     """Rests in a close-up."""
+    focused: int
+    """Moments in focus."""
 
     def __add__(self, other: Figures) -> Figures:
         return Figures(
@@ -84,6 +89,7 @@ def figures(c: Composition) -> Figures:
         small_numbers=len(c.small_numbers),
         empty_lower_thirds=len(c.empty_lower_thirds),
         close_ups=len(c.close_ups),
+        focused=len(c.focused),
     )
 
 
@@ -118,7 +124,7 @@ def table(scenes: Sequence[tuple[str, Composition]], listed: bool = False) -> st
     """The report for one lesson: a line per scene, then the lesson's; ``listed``, with
     every finding under its scene."""
     lines = [HEADER]
-    total = Figures(0, 0, 0, 0, 0, 0, 0, 0, 0)
+    total = Figures(0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     for name, c in scenes:
         total += figures(c)
         lines.append(_line(name, figures(c), c))
@@ -126,6 +132,9 @@ def table(scenes: Sequence[tuple[str, Composition]], listed: bool = False) -> st
             lines += [f"    {problem}" for problem in problems(c)]
     whole = Composition.merged(c for _, c in scenes)
     lines.append(_line("lesson", total, whole))
+    focusing = sum(1 for _, c in scenes if c.focused)
+    closer = sum(1 for _, c in scenes if c.close_ups)
+    lines.append(f"focus in {focusing} of {len(scenes)} scenes, closer in {closer}")
     return "\n".join(lines)
 
 
@@ -136,7 +145,7 @@ def _line(name: str, f: Figures, c: Composition) -> str:
     return (
         f"{name:<22}{f.rests:>6}{f.texts_out:>10}{f.texts_out_at:>4}{f.shapes_out_at:>10}"
         f"{f.overlaps:>9}{f.numbers:>8}{f.small_numbers:>6}{p5:>7}{least:>7}"
-        f"{f.empty_lower_thirds:>8}{f.close_ups:>6}"
+        f"{f.empty_lower_thirds:>8}{f.close_ups:>6}{f.focused:>6}"
     )
 
 

@@ -8,7 +8,11 @@ camera saw then, :func:`composition` finds:
 - two texts that overlap, neither of them marked ``overlap_ok``;
 - each number's height in pixels at 1080p, counting the zoom: its box's height over the
   frame's, times 1080 (a camera zoomed in to half the height doubles it);
-- rests whose lower third (the bottom third of the frame) holds no text and no shape.
+- rests whose lower third (the bottom third of the frame) holds no text and no shape;
+- and, at every moment (after a play as after a wait), whether the picture is focused: some
+  text dimmed (drawn at most :data:`DIMMED` strong, as :class:`~scenes.toolkit.focus.Focus`
+  dims what is not being computed) while another is at full strength, or the camera closer in
+  (a close-up leaves out what is not being computed: Focus fades what it would cut).
 
 A *number* is a text that is a number and nothing else, as :data:`~scenes.probe.NUMBER` reads
 one, with a percent sign after it or brackets around it allowed (``84.4%``, ``(-2)``). A
@@ -34,6 +38,7 @@ from scenes.probe import NUMBER, Box, CameraFrame, Probe, Shown
 
 __all__ = [
     "ACTION_SAFE",
+    "DIMMED",
     "MIN_NUMBER_PX",
     "REFERENCE_LINES",
     "TITLE_SAFE",
@@ -52,6 +57,10 @@ __all__ = [
 MIN_NUMBER_PX = 40.0
 """The least height of a number, in pixels of a 1080-line picture."""
 REFERENCE_LINES = 1080
+DIMMED = 0.5
+"""A text drawn at most this strong is dimmed (Focus dims to 0.35, finished results to 0.25)."""
+FULL = 0.95
+"""A text drawn at least this strong is at full strength."""
 OVERLAP_SLACK = 0.02
 """Texts whose boxes meet by less than this (scene units) do not overlap: glyph boxes touch."""
 
@@ -101,6 +110,8 @@ class Composition:
     """The time of each rest whose lower third holds nothing."""
     close_ups: tuple[float, ...] = ()
     """The time of each rest the camera spends closer than the whole frame."""
+    focused: tuple[float, ...] = ()
+    """The time of each moment with a text dimmed and another at full strength, or closer in."""
 
     @property
     def small_numbers(self) -> tuple[NumberSize, ...]:
@@ -137,6 +148,7 @@ class Composition:
             numbers=tuple(n for p in parts for n in p.numbers),
             empty_lower_thirds=tuple(t for p in parts for t in p.empty_lower_thirds),
             close_ups=tuple(t for p in parts for t in p.close_ups),
+            focused=tuple(t for p in parts for t in p.focused),
         )
 
 
@@ -177,7 +189,17 @@ def composition(probe: Probe) -> Composition:
         tuple(numbers),
         tuple(empty),
         tuple(close),
+        tuple(
+            t
+            for shown, frame, t in zip(probe.moments, probe.frames, probe.times, strict=True)
+            if frame.closer or _dimmed(shown)
+        ),
     )
+
+
+def _dimmed(texts: Sequence[Shown]) -> bool:
+    """Whether some of ``texts`` are dimmed while another is at full strength."""
+    return any(s.opacity <= DIMMED for s in texts) and any(s.opacity >= FULL for s in texts)
 
 
 def rest_moments(probe: Probe) -> list[int]:

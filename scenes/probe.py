@@ -50,6 +50,8 @@ __all__ = [
 ]
 
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+VISIBLE = 0.05
+"""The least opacity at which a text or shape counts as on screen."""
 
 Box = tuple[float, float, float, float]
 """Where a thing sits, in scene units: left, bottom, right, top."""
@@ -91,6 +93,9 @@ class Shown:
     overlap_ok: bool
     whole: str | None = None
     """The whole text this one is a line of (a paragraph wrapped over lines), or None."""
+    opacity: float = 1.0
+    """How strongly it is drawn: its parts' greatest fill or stroke opacity (a dimmed text,
+    :class:`~scenes.toolkit.focus.Focus`'s, is about 0.35)."""
 
     @property
     def read(self) -> str:
@@ -247,8 +252,9 @@ def read_screen(
             into = [*into, meanings[-1][2]]
         string = displayed_string(mob)
         if string is not None:
-            if _visible(mob):
-                shown = Shown(string, box_of(mob), overlap_ok, whole)
+            opacity = _opacity(mob)
+            if opacity > VISIBLE:
+                shown = Shown(string, box_of(mob), overlap_ok, whole, opacity)
                 found.append(shown)
                 read[id(mob)] = shown.read
                 for covers in into:
@@ -284,9 +290,15 @@ def _texts_in(mob: Mobject) -> list[Mobject]:
     return [text for sub in mob.submobjects for text in _texts_in(sub)]
 
 
-def _visible(mob: Mobject) -> bool:
-    family = [m for m in mob.get_family() if m.has_points()]
-    return any(m.get_fill_opacity() > 0.05 or m.get_stroke_opacity() > 0.05 for m in family)
+def _opacity(mob: Mobject) -> float:
+    """The greatest opacity of ``mob``'s drawn parts, fill or stroke (0 for nothing drawn)."""
+    strongest = 0.0
+    for part in mob.get_family():
+        if part.has_points():
+            strongest = max(strongest, part.get_fill_opacity(), part.get_stroke_opacity())
+            if strongest >= 1.0:  # a dry run reads the screen after every play: stop early
+                break
+    return float(strongest)
 
 
 def shapes_on_screen(mobjects: list[Mobject]) -> list[Box]:
@@ -312,8 +324,8 @@ def shapes_on_screen(mobjects: list[Mobject]) -> list[Box]:
 
 
 def _drawn(mob: VMobject) -> bool:
-    stroked = mob.get_stroke_opacity() > 0.05 and mob.get_stroke_width() > 0
-    return stroked or mob.get_fill_opacity() > 0.05
+    stroked = mob.get_stroke_opacity() > VISIBLE and mob.get_stroke_width() > 0
+    return stroked or mob.get_fill_opacity() > VISIBLE
 
 
 def camera_frame(camera: Any) -> CameraFrame:

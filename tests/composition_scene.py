@@ -50,6 +50,8 @@ CASES: dict[str, Callable[[], list[Mobject]]] = {
     "small number": lambda: [_heading(), _number(size=16), _low_square()],
     "zoomed in on a small number": lambda: [_number(size=16), Square(0.5).move_to([0, -1.5, 0])],
     "nothing low": lambda: [_heading(), _number()],
+    "dimmed": lambda: [_heading().set_opacity(0.35), _number(), _low_square()],
+    "all faint": lambda: [_heading().set_opacity(0.35), _number().set_opacity(0.35)],
 }
 
 

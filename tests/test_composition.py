@@ -148,11 +148,22 @@ def test_the_bench_table_has_a_line_per_scene_and_the_lessons() -> None:
     scenes = [("01_clean", composed("clean")), ("02_small", composed("small number"))]
     lines = bench_composition.table(scenes, listed=True).splitlines()
     assert lines[0].split()[:3] == ["scene", "rests", "text"]
-    assert lines[1].split() == ["01_clean", "3", "0", "0", "0", "0", "3", "0", "67", "67", "0", "0"]
+    assert lines[1].split() == [
+        *("01_clean", "3", "0", "0", "0", "0", "3", "0", "67", "67", "0", "0", "0")
+    ]
     assert lines[2].split()[:8] == ["02_small", "3", "0", "0", "0", "0", "3", "3"]
     assert lines[3].startswith("    ")
     assert "number '0.84'" in lines[3]
-    assert lines[-1].split()[:8] == ["lesson", "6", "0", "0", "0", "0", "6", "3"]
+    assert lines[-2].split()[:8] == ["lesson", "6", "0", "0", "0", "0", "6", "3"]
+    assert lines[-1] == "focus in 0 of 2 scenes, closer in 0"
+
+
+def test_a_text_dimmed_beside_one_at_full_strength_is_a_focus() -> None:
+    assert composed("clean").focused == ()
+    assert composed("all faint").focused == ()  # nothing is at full strength: no focus
+    dimmed = probed("dimmed")
+    assert composition(dimmed).focused == tuple(dimmed.times)  # every moment, each rest too
+    assert composed("zoomed in on a small number").focused  # a close-up leaves the rest out
 
 
 def test_the_bench_says_a_bad_lesson_in_one_line(

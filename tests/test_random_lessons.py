@@ -1,4 +1,5 @@
-"""Scenes, dry-run, over random lessons within the limits: right numbers, clean layout."""
+"""Scenes, dry-run, over random lessons within the limits: right numbers, clean layout, composed
+as the built-in lessons are (tests/test_scenes.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 
 from attention_core import LIMITS, LessonError, parse_lesson
 from scenes import SCENES, LessonScene
+from scenes.composition import composition
 from scenes.probe import run_dry
 from scenes.timing import length_arguments
 
@@ -68,3 +70,6 @@ def test_random_lessons_show_right_numbers_in_a_clean_layout(
     stray = stray_numbers(probe, lesson)
     assert not stray, f"{scene.__name__} shows numbers the maths never made: {stray}"
     assert not layout_problems(probe), "\n".join(layout_problems(probe))
+    composed = composition(probe)  # at every rest, in the camera's frame (#37)
+    assert composed.shapes_outside == ()
+    assert composed.overlaps == ()

@@ -164,6 +164,17 @@ def test_the_camera_comes_closer_in_half_the_scenes_at_least(lesson_name: str) -
     assert 2 * len(closer) >= len(scenes), f"closer only in {closer}"
 
 
+@pytest.mark.parametrize(
+    "lesson_name", [pytest.param(n, marks=_beyond_default(n)) for n in LESSONS]
+)
+def test_every_scene_but_the_title_focuses(lesson_name: str) -> None:
+    """Something dimmed while the thing worked out is at full strength, or the camera closer
+    in (#37: every computing scene, 6 of 7 on a seven-step lesson, 4 of 5 on a five-step one)."""
+    scenes = scenes_for(LESSONS[lesson_name])
+    unfocused = [s.slug for s in scenes if not composition(probe(s, lesson_name)).focused]
+    assert unfocused == ["title"]
+
+
 # The seed's key figures, in the scene where the slides put them (default lesson).
 SEED_FIGURES = {
     "Step3Score": ["[2, 0, 1, 1]", "6", "2", "3"],
