@@ -15,8 +15,11 @@ are not content:
   Where it ends is reported, so it can be checked.
 
 Reported per clip and for the whole: seconds with nothing below the heading, seconds (and share)
-with all content in the top half of the frame, and the median lowest content line (in % of the
-height from the top, over frames with content). The issue's targets for the whole: at most
+with all content in the top half of the frame, the median lowest content line (in % of the
+height from the top, over frames with content), and, as ``bench/composition.py`` reads them
+from dry runs but here in the pixels of every sampled frame (plays too): seconds with content
+outside the action-safe area (``scenes.layout.ACTION_SAFE`` of the frame, about its centre)
+and seconds with nothing in the lower third. The issue's targets for the whole: at most
 ``MAX_EMPTY_SECONDS`` with nothing below the heading, at most ``MAX_TOP_HALF_SHARE`` of the time
 with all content in the top half.
 
@@ -59,6 +62,7 @@ HEADING_PRESENCE = 0.5  # ... and is on screen in at least this share of the cli
 HEADING_GAP = 0.03  # a gap of rows this tall (share of the height) ends the heading's block
 MAX_EMPTY_SECONDS = 3.0
 MAX_TOP_HALF_SHARE = 0.08
+ACTION_SAFE = 0.93  # scenes.layout.ACTION_SAFE; tests/test_frame_usage.py checks they agree
 CLIP_NAME = re.compile(r"^\d\d_.+\.mp4$")
 
 Masks = npt.NDArray[np.bool_]
@@ -80,6 +84,10 @@ class Usage:
     """Content on screen, all of it in the top half."""
     median_lowest: float | None
     """Median lowest content row, as a share of the height from the top; None if never any."""
+    outside_seconds: float = 0.0
+    """Content outside the action-safe area."""
+    empty_lower_seconds: float = 0.0
+    """Nothing in the frame's lower third."""
 
     @property
     def top_half_share(self) -> float:
@@ -169,7 +177,18 @@ def usage(masks: Masks, heading: int) -> Usage:
         empty_seconds=float((~rows[:, heading:].any(axis=1)).sum() * step),
         top_half_seconds=float((lowest <= HEIGHT / 2).sum() * step),
         median_lowest=median_share(lowest),
+        outside_seconds=float(outside_safe(masks).sum() * step),
+        empty_lower_seconds=float((~rows[:, HEIGHT - HEIGHT // 3 :].any(axis=1)).sum() * step),
     )
+
+
+def outside_safe(masks: Masks) -> npt.NDArray[np.bool_]:
+    """Which frames have content outside the action-safe area."""
+    across, down = round(WIDTH * (1 - ACTION_SAFE) / 2), round(HEIGHT * (1 - ACTION_SAFE) / 2)
+    inside = np.zeros((HEIGHT, WIDTH), dtype=np.bool_)
+    inside[down : HEIGHT - down, across : WIDTH - across] = True
+    outside: npt.NDArray[np.bool_] = (masks & ~inside).any(axis=(1, 2))
+    return outside
 
 
 def lowest_rows(masks: Masks) -> npt.NDArray[np.int64]:
@@ -204,6 +223,8 @@ def measure(videos: Sequence[Path]) -> tuple[list[ClipUsage], Usage]:
         empty_seconds=sum(p.empty_seconds for p in parts),
         top_half_seconds=sum(p.top_half_seconds for p in parts),
         median_lowest=median_share(np.concatenate([lowest_rows(m) for m in masks])),
+        outside_seconds=sum(p.outside_seconds for p in parts),
+        empty_lower_seconds=sum(p.empty_lower_seconds for p in parts),
     )
     return clips, whole
 
@@ -227,7 +248,8 @@ def clips_in(paths: Sequence[Path]) -> list[Path]:
 def table(clips: Sequence[ClipUsage], whole: Usage) -> str:
     """The report: one line per clip, then the whole and the targets."""
     lines = [
-        f"{'clip':<24}{'length':>8}{'heading':>9}{'empty':>8}{'top half':>15}{'lowest':>8}",
+        f"{'clip':<24}{'length':>8}{'heading':>9}{'empty':>8}{'top half':>15}{'lowest':>8}"
+        f"{'past safe':>10}{'empty ⅓':>9}",
     ]
     for clip in clips:
         lines.append(f"{clip.name:<24}{row(clip.usage, f'{clip.heading:.0%}')}")
@@ -243,14 +265,18 @@ def table(clips: Sequence[ClipUsage], whole: Usage) -> str:
 def row(u: Usage, heading: str) -> str:
     lowest = "-" if u.median_lowest is None else f"{u.median_lowest:.0%}"
     top = f"{u.top_half_seconds:.1f} s {u.top_half_share:>4.0%}"
-    return f"{u.seconds:>7.1f}s{heading:>9}{u.empty_seconds:>7.1f}s{top:>15}{lowest:>8}"
+    return (
+        f"{u.seconds:>7.1f}s{heading:>9}{u.empty_seconds:>7.1f}s{top:>15}{lowest:>8}"
+        f"{u.outside_seconds:>9.1f}s{u.empty_lower_seconds:>8.1f}s"
+    )
 
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="frame_usage.py",
         description="How a rendered lesson uses the frame: seconds with nothing below the "
-        "heading, time with all content in the top half, the median lowest content line.",
+        "heading, time with all content in the top half, the median lowest content line, time "
+        "with content outside action-safe, time with nothing in the lower third.",
     )
     p.add_argument("paths", nargs="+", type=Path, help="clips, or a render's folder (media/low)")
     p.add_argument("--check", action="store_true", help="exit 1 when a target is missed")

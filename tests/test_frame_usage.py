@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bench import frame_usage
-from scenes import style
+from scenes import layout, style
 
 SECONDS = 6
 # A 384x216 frame: boxes as (x, y, w, h, from, to), times in seconds.
@@ -16,12 +16,13 @@ HEADING = (20, 10, 200, 20, 0.3, SECONDS)  # the top band, from after the first 
 STRIP = (0, 206, 384, 10, 0.0, SECONDS)  # decoration along the bottom: never content
 LOW_BOX = (100, 150, 150, 40, 1.8, 3.8)  # samples 2.0, 2.5, 3.0, 3.5: the bottom half used
 HIGH_BOX = (100, 60, 150, 30, 3.8, 4.8)  # samples 4.0, 4.5: below the heading, in the top half
+EDGE_BOX = (376, 100, 8, 20, 4.8, 5.8)  # samples 5.0, 5.5: past the action-safe edge (13 px in)
 
 
-def synthetic_video(path: Path) -> Path:
+def synthetic_video(path: Path, boxes: tuple[tuple[float, ...], ...] = ()) -> Path:
     draw = ",".join(
         f"drawbox=x={x}:y={y}:w={w}:h={h}:color=white:t=fill:enable='between(t,{a},{b - 0.01})'"
-        for x, y, w, h, a, b in (HEADING, STRIP, LOW_BOX, HIGH_BOX)
+        for x, y, w, h, a, b in (HEADING, STRIP, LOW_BOX, HIGH_BOX, *boxes)
     )
     colour = style.BACKGROUND.replace("#", "0x")
     subprocess.run(
@@ -61,6 +62,15 @@ def test_empty_and_top_half_seconds_and_lowest_line(video: Path) -> None:
     assert u.median_lowest == pytest.approx(90 / 216, abs=0.01)
     assert whole == u
     assert not whole.meets_targets
+
+
+def test_content_past_action_safe_and_an_empty_lower_third(video: Path, tmp_path: Path) -> None:
+    assert frame_usage.ACTION_SAFE == layout.ACTION_SAFE
+    [clip], _ = frame_usage.measure([video])
+    assert clip.usage.outside_seconds == 0.0  # the strip at the very bottom is decoration
+    assert clip.usage.empty_lower_seconds == 4.0  # only the low box reaches the lower third
+    [edged], _ = frame_usage.measure([synthetic_video(tmp_path / "edge.mp4", (EDGE_BOX,))])
+    assert edged.usage.outside_seconds == 1.0
 
 
 def test_clips_add_up_to_the_whole(video: Path) -> None:
