@@ -187,8 +187,7 @@ def outside_safe(masks: Masks) -> npt.NDArray[np.bool_]:
     across, down = round(WIDTH * (1 - ACTION_SAFE) / 2), round(HEIGHT * (1 - ACTION_SAFE) / 2)
     inside = np.zeros((HEIGHT, WIDTH), dtype=np.bool_)
     inside[down : HEIGHT - down, across : WIDTH - across] = True
-    outside: npt.NDArray[np.bool_] = (masks & ~inside).any(axis=(1, 2))
-    return outside
+    return np.asarray((masks & ~inside).any(axis=(1, 2)), dtype=np.bool_)
 
 
 def lowest_rows(masks: Masks) -> npt.NDArray[np.int64]:
