@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 from manim import (
@@ -13,6 +14,7 @@ from manim import (
     Create,
     FadeIn,
     FadeOut,
+    Group,
     Indicate,
     LaggedStart,
     Line,
@@ -27,6 +29,7 @@ from manim import (
 
 from scenes import style
 from scenes.base import LessonScene
+from scenes.composition import TITLE_SAFE, contains
 from scenes.helpers import (
     baseline,
     column_header,
@@ -37,38 +40,55 @@ from scenes.helpers import (
     text,
     token_names,
 )
+from scenes.layout import LOWER, STAGE
+from scenes.probe import box_of
 from scenes.toolkit.figures import FigureVector, figure
-from scenes.toolkit.focus import Focus
+from scenes.toolkit.focus import Focus, framing
 from scenes.toolkit.vectors import VectorCells
 
-__all__ = ["Step5Mix"]
+__all__ = ["OutputRow", "Step5Mix"]
 
-# The table: token | weight | one column per value slot, headed by the answer it stands for.
-TOKEN_LEFT = -6.6
-TOKEN_WIDTH = 4.5
-WEIGHT_X = -1.45
+# The table, on the stage: token | weight | × | one column per value slot, headed by the answer
+# it stands for; the output row under it, in the lower band. Sizes, gaps and shares only: every
+# place comes from scenes.layout's regions.
+TOKEN_WIDTH = 4.5  # the most a token's name may take
 WEIGHT_WIDTH = 1.2
-VECTOR_LEFT = -0.55
-VECTOR_RIGHT = 6.7
+NAME_GAP = 0.4  # between the names and the weights
+TIMES_ROOM = 0.3  # between a weight and its value vector's column, the × in it
 BRACKET_ROOM = 0.3
 MAX_CELL = 1.45
 ENTRY_SIZE = style.WORKING_SIZE
+SLOT_SIZE = style.BODY_SIZE  # the answers over the columns: numbers too, where answers are codes
 SLOT_GAP = 0.3  # between two value cells
-HEADER_Y = 2.2
-SLOTS_Y = 1.75
-ROWS_TOP = 1.45
-ROWS_BOTTOM = -0.95
+HEADER_BAND = 0.45  # the column headers' row of the table
+SLOTS_BAND = 0.6  # the answers' row, between the headers and the tokens
+SLOT_LIFT = 0.12  # the answers' baseline over their band's bottom
 MAX_ROW_HEIGHT = 1.0  # few tokens spread over the height the table has, not its top half
-SUM_LINE_Y = -1.12
-OUTPUT_Y = -1.62
+NAME_ROOM = 2.4
+"""The rows' height a token's name is chosen for (its full text on one line or two, else its
+short name): what the table's rows had before the stage gave them more, so that every lesson
+names its tokens as it did."""
 OUTPUT_CELL_HEIGHT = 0.5
-NOTE_Y = -2.75
-# The closing chart: the output read answer by answer.
-CHART_OUTPUT_Y = 1.85
-CHART_TOP = 1.2
-CHART_BOTTOM = -2.1
-CHART_LABEL_RIGHT = -3.3
-VERDICT_Y = -2.95
+EMPTY_OPACITY = 0.45  # the output's cells, outlined before anything is added into them
+# The closing chart, on the stage: the output read answer by answer.
+CHART_PITCH = 1.0
+CHART_LABEL_WIDTH = 3.3
+CHART_GAP = 0.3  # between an answer and its track
+TRACK_SHARE = 0.5  # of the stage's width: a track's length (half each side when values go negative)
+VALUE_GAP = 0.2
+
+
+class OutputRow(NamedTuple):
+    """The output row in the lower band (:meth:`Step5Mix.output_row`): the rule under the
+    table, its name and Σ wᵢvᵢ, the output's cells and the piles of scaled bars that add up to
+    it, and the cells' empty outlines shown from the first beat."""
+
+    rule: Line
+    name: Mobject
+    total: Mobject
+    cells: VectorCells
+    stacks: VGroup
+    empty: VGroup
 
 
 class Step5Mix(LessonScene):
@@ -94,9 +114,12 @@ class Step5Mix(LessonScene):
     def show_heading(self) -> None:
         """The heading comes in with each token and the weight the softmax gave it."""
         self.lay_out_rows()
+        self.output = self.output_row()
         self.open_with_heading(
             self.caption("mix.caption.heading"),
             FadeIn(self.headers),
+            Create(self.output.rule),
+            FadeIn(self.output.empty),
             LaggedStart(
                 *(
                     FadeIn(VGroup(row["name"], row["weight"]), shift=RIGHT * 0.2)
@@ -108,18 +131,15 @@ class Step5Mix(LessonScene):
 
     def lay_out_rows(self) -> None:
         """Per token: its name, its weight, a × and its value vector with a bar per slot."""
-        a, tokens = self.attention, self.lesson.tokens
+        a = self.attention
+        header_y = self.header_band.y
         self.value_header = self.header("mix.word.value", colour=style.VALUE)
-        self.value_header.move_to([self.vector_left, HEADER_Y, 0], aligned_edge=LEFT)
-        self.headers = VGroup(
-            self.header("common.word.token").move_to(
-                [self.token_left, HEADER_Y, 0], aligned_edge=LEFT
-            ),
-            self.header("mix.word.weight").move_to([self.weight_x, HEADER_Y, 0]),
-        )
+        self.value_header.move_to([self.vector_left, header_y, 0], aligned_edge=LEFT)
+        self.headers = VGroup(self.token_header, self.header("mix.word.weight"))
+        self.headers[0].move_to([self.token_left, header_y, 0], aligned_edge=LEFT)
+        self.headers[1].move_to([self.weight_x, header_y, 0])
         self.rows: list[dict[str, Mobject]] = []
-        names = token_names(tokens, width=TOKEN_WIDTH, height=self.row_height * 0.95)
-        for i, name in enumerate(names):
+        for i, name in enumerate(self.names):
             y = self.row_y(i)
             weight = figure(self.worked.before.rows[i].weight, size=ENTRY_SIZE, bold=True)
             fit(weight, WEIGHT_WIDTH, self.row_height * 0.8)
@@ -153,10 +173,14 @@ class Step5Mix(LessonScene):
     def map_slots_to_answers(self) -> None:
         answers = self.lesson.answers
         self.slot_labels = VGroup()
+        slots_y = self.slots_band.y
         for j, answer in enumerate(answers):
-            label = text(answer, size=style.SMALL_SIZE, colour=style.VALUE, bold=True)
-            fit(label, self.cell - 0.1).move_to([self.slot_x(j), SLOTS_Y, 0])
-            label.shift(UP * (SLOTS_Y - 0.1 - baseline(label)))  # one baseline for all answers
+            label = text(answer, size=SLOT_SIZE, colour=style.VALUE, bold=True)
+            fit(label, self.cell - 0.1, self.slots_band.height).move_to(
+                [self.slot_x(j), slots_y, 0]
+            )
+            # One baseline for all answers, nearer the cells they head than the header above.
+            label.shift(UP * (self.slots_band.bottom + SLOT_LIFT - baseline(label)))
             self.slot_labels.add(label)
         silent = [
             t.short
@@ -171,8 +195,8 @@ class Step5Mix(LessonScene):
             text(lines[0], size=style.SMALL_SIZE, colour=style.VALUE, bold=True),
             *(text(line, size=style.SMALL_SIZE, colour=style.MUTED) for line in lines[1:]),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
-        fit(self.note, self.table_right - self.token_left).move_to(
-            [self.token_left, NOTE_Y, 0], aligned_edge=LEFT
+        fit(self.note, self.table_right - self.token_left, self.note_band.height).move_to(
+            [self.token_left, self.note_band.y, 0], aligned_edge=LEFT
         )
         if len(answers) == 1:
             caption = self.caption("mix.caption.one_slot", answer=answers[0])
@@ -205,7 +229,8 @@ class Step5Mix(LessonScene):
         )
         row = self.rows[0]
         marked = [row["weight"], row["vector"]]
-        with self.beat(caption), Focus(self, *row.values(), frame=[*row.values()], marked=marked):
+        shown, framed = self.close_up(row)
+        with self.beat(caption), Focus(self, *shown, frame=framed, marked=marked):
             self.scale_rows([0], run_time=style.SLOW)
 
     def scale_rest(self) -> None:
@@ -222,48 +247,37 @@ class Step5Mix(LessonScene):
         self.value_header = weighted
 
     def add_up(self) -> None:
-        a = self.attention
         m = len(self.lesson.answers)
-        rule = Line(
-            [self.token_left, SUM_LINE_Y, 0],
-            [self.table_right, SUM_LINE_Y, 0],
-            color=style.MUTED,
-            stroke_width=2,
-        )
-        name = text(self.say("common.word.output"), size=style.SMALL_SIZE, bold=True)
-        name.move_to([self.token_left, OUTPUT_Y, 0], aligned_edge=LEFT)
-        total = math(r"\Sigma\, w_i v_i", size=ENTRY_SIZE, colour=style.MUTED)
-        fit(total, WEIGHT_WIDTH).move_to([self.weight_x, OUTPUT_Y, 0])
-        self.output_mob = self.grid_vector(a.output, list(self.worked.before.entries), OUTPUT_Y)
-        stacks = self.stacks(OUTPUT_Y - self.bar_drop)
+        out = self.output
         moves = [
-            TransformFromCopy(self.rows[i]["bars"][j], stacks[i][j])
+            TransformFromCopy(self.rows[i]["bars"][j], out.stacks[i][j])
             for i in range(len(self.rows))
             for j in range(m)
         ]
         sums = [
             ReplacementTransform(
                 VGroup(*(row["vector"].entries[j].copy() for row in self.rows)),
-                self.output_mob.entries[j],
+                out.cells.entries[j],
             )
             for j in range(m)
         ]
-        boxes = self.output_mob.boxes
+        boxes = out.cells.boxes
         with self.beat(self.caption("mix.caption.add_up", output=self.worked.before.output)):
-            self.play(FadeOut(self.note), Create(rule), FadeIn(name), FadeIn(total))
-            self.play(*moves, *sums, FadeIn(boxes), run_time=style.SLOW)
-            self.remove(*self.output_mob.entries, boxes)
-            self.add(self.output_mob)
-            self.play(Indicate(self.output_mob, color=style.VALUE))
+            self.play(FadeOut(self.note), FadeIn(out.name), FadeIn(out.total))
+            self.play(*moves, *sums, ReplacementTransform(out.empty, boxes), run_time=style.SLOW)
+            self.remove(*out.cells.entries, boxes)
+            self.add(out.cells)
+            self.play(Indicate(out.cells, color=style.VALUE))
+        self.output_mob = out.cells
         self.table = VGroup(
             *(mob for row in self.rows for mob in row.values()),
             self.slot_labels,
             self.headers,
             self.value_header,
-            rule,
-            name,
-            total,
-            stacks,
+            out.rule,
+            out.name,
+            out.total,
+            out.stacks,
         )
 
     def read_by_answer(self) -> None:
@@ -273,9 +287,7 @@ class Step5Mix(LessonScene):
             FigureVector(list(self.worked.before.entries), colour=style.VALUE),
             buff=0.2,
         )
-        fit(out_line, VECTOR_RIGHT - TOKEN_LEFT).move_to(
-            [TOKEN_LEFT, CHART_OUTPUT_Y, 0], aligned_edge=LEFT
-        )
+        self.output_band.place(self.output_band.fit(out_line))
         chart = self.output_chart()
         said = self.listed(
             [
@@ -311,7 +323,7 @@ class Step5Mix(LessonScene):
     def conclude(self) -> None:
         verdict = self.verdict()
         line = text(verdict, size=style.BODY_SIZE, bold=True)
-        fit(line, VECTOR_RIGHT - TOKEN_LEFT).move_to([0, VERDICT_Y, 0])
+        self.note_band.place(self.note_band.fit(line))
         with self.beat(verdict):
             self.play(Write(line))
 
@@ -343,6 +355,43 @@ class Step5Mix(LessonScene):
             changes += [FadeOut(row.pop("times")), row["weight"].animate.set_color(style.MUTED)]
         self.play(*changes, run_time=run_time)
 
+    def output_row(self) -> OutputRow:
+        """The output row, in the lower band's first row under the table's rule: its name, Σ wᵢvᵢ
+        under the weights, the output's cells under the value columns and, under them, where
+        each row's scaled bars land. Built with the table, none of it on screen: the first beat
+        shows the rule and ``empty``, the cells' outlines; :meth:`add_up` fills them."""
+        a, y = self.attention, self.output_band.y
+        rule = Line(
+            [self.token_left, self.output_band.top, 0],
+            [self.table_right, self.output_band.top, 0],
+            color=style.MUTED,
+            stroke_width=2,
+        )
+        name = text(self.say("common.word.output"), size=style.SMALL_SIZE, bold=True)
+        name.move_to([self.token_left, y, 0], aligned_edge=LEFT)
+        total = math(r"\Sigma\, w_i v_i", size=ENTRY_SIZE, colour=style.MUTED)
+        fit(total, WEIGHT_WIDTH).move_to([self.weight_x, y, 0])
+        cells = self.grid_vector(a.output, list(self.worked.before.entries), y)
+        empty = VGroup(
+            *(
+                box.copy().set_fill(opacity=0).set_stroke(opacity=EMPTY_OPACITY)
+                for box in cells.boxes
+            )
+        )
+        return OutputRow(rule, name, total, cells, self.stacks(y - self.bar_drop), empty)
+
+    def close_up(self, row: dict[str, Mobject]) -> tuple[list[Mobject], list[Mobject]]:
+        """What is in focus for one row, and what the camera comes in on: all of the row where
+        a closer picture holds it inside its title-safe area, else its working, weight × value
+        (the name steps out); where none does (many slots), the whole row, in place."""
+        whole = list(row.values())
+        working = [mob for key, mob in row.items() if key != "name"]
+        for shown in (whole, working):
+            view = framing(shown)
+            if view.closer and contains(view.inner(TITLE_SAFE), box_of(Group(*shown))):
+                return shown, shown
+        return whole, []
+
     def stacks(self, y: float) -> VGroup:
         """Where each row's scaled bars land in the output row: end to end, one pile per slot."""
         a = self.attention
@@ -362,36 +411,46 @@ class Step5Mix(LessonScene):
         return piles
 
     def output_chart(self) -> dict[str, VGroup]:
-        """One bar per answer, against a faint track as long as the biggest value entry."""
+        """One bar per answer, against a faint track as long as the biggest value entry: the
+        answers, tracks and values centred on the stage."""
         a, answers = self.attention, self.lesson.answers
         m = len(answers)
-        pitch = min(0.8, (CHART_TOP - CHART_BOTTOM) / m)
-        top = (CHART_TOP + CHART_BOTTOM) / 2 + pitch * m / 2  # centred in the space
+        pitch = min(CHART_PITCH, STAGE.height / m)
+        top = STAGE.y + pitch * m / 2  # centred in the space
         negative = bool((a.output < 0).any())
-        zero = 1.3 if negative else CHART_LABEL_RIGHT + 0.3
-        length = 3.2 if negative else 6.4
+        length = STAGE.width * TRACK_SHARE / (2 if negative else 1)
         # Against the biggest value entry (the most an answer could get), unless one outlier
         # would leave every bar a sliver; then against the biggest output.
         reach = float(np.abs(a.output).max())
         full = self.biggest if reach >= self.biggest / 4 else reach
         scale = length / full if full else 0.0
         chart = {name: VGroup() for name in ("labels", "tracks", "bars", "values")}
-        for j, (answer, x) in enumerate(zip(answers, a.output, strict=True)):
-            y = top - pitch * (j + 0.5)
+        for j, answer in enumerate(answers):
             label = text(answer, size=style.BODY_SIZE, colour=style.TEXT, bold=j == a.winner)
-            fit(label, CHART_LABEL_RIGHT - TOKEN_LEFT, pitch * 0.8)
-            chart["labels"].add(label.move_to([CHART_LABEL_RIGHT, y, 0], aligned_edge=RIGHT))
+            chart["labels"].add(fit(label, CHART_LABEL_WIDTH, pitch * 0.8))
+            value = figure(self.worked.before.entries[j], colour=style.VALUE)
+            chart["values"].add(fit(value, 2.0, pitch * 0.8))
+        track_width = length * (2 if negative else 1)
+        label_width = max(label.width for label in chart["labels"])
+        value_width = max(value.width for value in chart["values"])
+        width = label_width + CHART_GAP + track_width + VALUE_GAP + value_width
+        label_right = STAGE.x - width / 2 + label_width
+        track_left = label_right + CHART_GAP
+        zero = track_left + (length if negative else 0)
+        for j, (label, value, x) in enumerate(
+            zip(chart["labels"], chart["values"], a.output, strict=True)
+        ):
+            y = top - pitch * (j + 0.5)
+            label.move_to([label_right, y, 0], aligned_edge=RIGHT)
             height = min(0.4, pitch * 0.55)
             track = Rectangle(
-                width=length * (2 if negative else 1),
+                width=track_width,
                 height=height,
                 stroke_width=0,
                 fill_color=style.MUTED,
                 fill_opacity=0.15,
             )
-            chart["tracks"].add(
-                track.move_to([zero - (length if negative else 0), y, 0], aligned_edge=LEFT)
-            )
+            chart["tracks"].add(track.move_to([track_left, y, 0], aligned_edge=LEFT))
             bar = Rectangle(
                 width=max(abs(float(x)) * scale, 1e-3),
                 height=height,
@@ -401,10 +460,7 @@ class Step5Mix(LessonScene):
             )
             bar.move_to([zero, y, 0], aligned_edge=RIGHT if x < 0 else LEFT)
             chart["bars"].add(bar)
-            value = figure(self.worked.before.entries[j], colour=style.VALUE)
-            fit(value, 2.0, pitch * 0.8)
-            value.next_to(track, RIGHT, buff=0.2)
-            chart["values"].add(value)
+            value.next_to(track, RIGHT, buff=VALUE_GAP)
             level_with(label, value)
         return chart
 
@@ -434,9 +490,23 @@ class Step5Mix(LessonScene):
     # layout ------------------------------------------------------------------------------
 
     def layout(self) -> None:
-        a, m = self.attention, len(self.lesson.answers)
-        self.row_height = min(MAX_ROW_HEIGHT, (ROWS_TOP - ROWS_BOTTOM) / len(self.lesson.tokens))
-        self.cell = min(MAX_CELL, (VECTOR_RIGHT - VECTOR_LEFT - 2 * BRACKET_ROOM) / m)
+        a, tokens, m = self.attention, self.lesson.tokens, len(self.lesson.answers)
+        n = len(tokens)
+        self.row_height = min(MAX_ROW_HEIGHT, (STAGE.height - HEADER_BAND - SLOTS_BAND) / n)
+        # The table's bands (headers, answers, a row per token) on the stage, centred on its
+        # height when few tokens leave room over; the output and a note in the lower band.
+        height = HEADER_BAND + SLOTS_BAND + n * self.row_height
+        table = STAGE.below(STAGE.y + height / 2).above(STAGE.y - height / 2)
+        self.header_band, self.slots_band, self.rows_band = table.rows(
+            HEADER_BAND, SLOTS_BAND, n * self.row_height
+        )
+        self.output_band, self.note_band = LOWER.rows(1, 1)
+        name_height = min(MAX_ROW_HEIGHT, NAME_ROOM / n) * 0.95
+        self.names = token_names(tokens, width=TOKEN_WIDTH, height=name_height)
+        self.token_header = self.header("common.word.token")
+        name_width = max(self.token_header.width, *(name.width for name in self.names))
+        fixed = name_width + NAME_GAP + WEIGHT_WIDTH + TIMES_ROOM + 2 * BRACKET_ROOM
+        self.cell = min(MAX_CELL, (STAGE.width - fixed) / m)
         self.negative = bool((a.values < 0).any())
         self.biggest = float(np.abs(a.values).max())
         reach = (self.cell - 0.4) / (2 if self.negative else 1)
@@ -448,17 +518,18 @@ class Step5Mix(LessonScene):
         longest = sorted(shown, key=lambda entry: (len(entry), entry))[-3:]  # deterministic
         widest = max(figure(entry, size=ENTRY_SIZE).width for entry in longest)
         self.entry_size = ENTRY_SIZE * min(1.0, (self.cell - SLOT_GAP - 0.2) / widest)
-        # Few slots leave the table narrow: centre it on the frame rather than hug the left.
-        width = VECTOR_LEFT + 2 * BRACKET_ROOM + m * self.cell - TOKEN_LEFT
-        dx = max(0.0, (VECTOR_RIGHT - TOKEN_LEFT - width) / 2)
-        self.token_left, self.weight_x = TOKEN_LEFT + dx, WEIGHT_X + dx
-        self.vector_left, self.table_right = VECTOR_LEFT + dx, TOKEN_LEFT + dx + width
+        # The table as wide as its columns, centred across the stage.
+        width = fixed + m * self.cell
+        self.token_left = STAGE.x - width / 2
+        self.weight_x = self.token_left + name_width + NAME_GAP + WEIGHT_WIDTH / 2
+        self.vector_left = self.weight_x + WEIGHT_WIDTH / 2 + TIMES_ROOM
+        self.table_right = self.token_left + width
 
     def header(self, name: str, colour: str = style.MUTED) -> Mobject:
         return column_header(self.say(name), colour=colour)
 
     def row_y(self, row: int) -> float:
-        return ROWS_TOP - self.row_height * (row + 0.5)
+        return self.rows_band.top - self.row_height * (row + 0.5)
 
     def entry_y(self, row: int) -> float:
         return self.row_y(row) + min(0.06, self.row_height * 0.1)
