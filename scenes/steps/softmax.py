@@ -492,7 +492,8 @@ class Step4Softmax(LessonScene):
 
     def show_one_point_apart(self, low: int, high: int) -> None:
         """An arc from one pull to the pull one score point higher, labelled with the factor."""
-        x = max(self.pull_mobs[low].get_right()[0], self.pull_mobs[high].get_right()[0]) + 0.15
+        passed = range(min(low, high), max(low, high) + 1)  # the pulls the arc passes, too
+        x = max(self.pull_mobs[i].get_right()[0] for i in passed) + 0.15
         start = [x, self.row_y(low), 0]
         end = [x, self.row_y(high), 0]
         arc = CurvedArrow(start, end, angle=TAU / 3 if high < low else -TAU / 3, color=style.QUERY)
