@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from manim import (
     DOWN,
@@ -47,41 +47,41 @@ from scenes.helpers import (
     text,
     token_names,
 )
+from scenes.layout import LOWER, SIDE, STAGE, Region
 from scenes.toolkit.figures import Figure, figure
 from scenes.toolkit.focus import Focus
 from scenes.toolkit.score_table import ScoreTable
 from scenes.toolkit.sums import SumLine
 
-__all__ = ["Step4Softmax"]
+__all__ = ["Step4Softmax", "budget_box", "final_budget"]
 
-# Table: token | score | pull bar and its number | ÷ total = | share
-TOKEN_LEFT = -6.6
-TOKEN_WIDTH = 4.5
-SCORE_X = -1.6
-SCORE_WIDTH = 1.0
-BAR_LEFT = -0.7
-BAR_WIDTH = 3.1
+# Sizes, gaps and ratios only: every place is taken from scenes.layout's regions.
+# The table on STAGE: token | score | pull bar and its number, and in SIDE: ÷ total = | share;
+# under its rows, the total (the rule of thumb before it, the callout after).
+TOKEN_WIDTH = 4.5  # the most a name takes: a longer one gives way to the short names
+SCORE_WIDTH = 1.3  # a score such as -3.18 at full size
+COLUMN_GAP = 0.25
 PULL_SIZE = style.MATH_SIZE * 0.85
-DIVIDE_LEFT = 3.7
-PULL_ROOM = DIVIDE_LEFT - 0.15 - (BAR_LEFT + BAR_WIDTH + 0.12)  # for the number at the bar's tip
-SHARE_RIGHT = 6.7
-SHARE_WIDTH = 1.3
-DIVIDE_WIDTH = SHARE_RIGHT - SHARE_WIDTH - 0.1 - DIVIDE_LEFT
-HEADER_Y = 2.1
-ROWS_TOP = 1.8
-ROWS_BOTTOM = -0.55
+PULL_ROOM = 0.5  # the most of the pull column the numbers at the bars' tips take
+PULL_BUFF = 0.12  # from a bar's tip to its number
+PULL_CLEARANCE = 0.5  # from the longest pull's number to the ÷ after it
+DIVIDE_SHARE, SHARE_SHARE = 1.7, 1.4  # SIDE between ÷ total = and the share
+SIDE_GAP = 0.1
+SHARE_SIZE = style.NUMBER_SIZE
+HEADER_GAP = 0.25  # the least room between two column headers
+HEADER_DROP = 0.2  # from the headers to the first row
 MAX_ROW_HEIGHT = 0.8
-# Below the table: the total, then the one budget bar with its labels underneath.
-TOTAL_Y = -1.2
-CALLOUT_RISE = 0.12  # the callout, in the total's place, keeps clear of the line on the bar
-BUDGET_LEFT = -6.4
-BUDGET_WIDTH = 12.8
-BUDGET_Y = -2.2
+TOTAL_HEIGHT = 0.45
+TOTAL_GAP = 0.15  # from the last row to the total
+CALLOUT_RISE = 0.12  # the callout, in the total's place, keeps clear of what is under it
+# The budget in LOWER, across its width: its label over the bar, each share under its slice.
 BUDGET_HEIGHT = 0.45
+BUDGET_DOWN = 0.35  # the bar's centre, this share of the way down LOWER: its label over it
+BUDGET_SIZE = 30  # the budget's label: a number, read at 40 px and more
+LABEL_RISE = 0.12  # from the bar's top to the label over it
 LABEL_DROP = 0.3  # from the bar's bottom to the labels' top, room for the leader lines
 LABEL_GAP = 0.4
-LABEL_PITCH = 0.38  # between the baselines of a label's share and its name
-HEADER_GAP = 0.25  # the least room between two column headers
+LABEL_PITCH = 0.42  # between the baselines of a label's share and its name
 
 
 class Step4Softmax(LessonScene):
@@ -123,12 +123,13 @@ class Step4Softmax(LessonScene):
             *zip(before.scores, self.score_mobs, strict=True),
         ]
         self.budget_frame = Rectangle(
-            width=BUDGET_WIDTH, height=BUDGET_HEIGHT, stroke_color=style.MUTED, stroke_width=2
-        ).move_to([BUDGET_LEFT, BUDGET_Y, 0], aligned_edge=LEFT)
-        self.budget_label = text(
-            self.worked.budget, size=style.SMALL_SIZE, colour=style.MUTED, bold=True
-        )
-        self.budget_label.next_to(self.budget_frame, UP, buff=0.12).align_to(
+            width=self.budget.width,
+            height=self.budget.height,
+            stroke_color=style.MUTED,
+            stroke_width=2,
+        ).move_to(self.budget.at(0.5))
+        self.budget_label = self.budget_word()
+        self.budget_label.next_to(self.budget_frame, UP, buff=LABEL_RISE).align_to(
             self.budget_frame, RIGHT
         )
         self.open_with_heading(
@@ -151,7 +152,6 @@ class Step4Softmax(LessonScene):
     def lay_out_scores(self) -> VGroup:
         """The table's headers and, per token, its name and score; returns the names."""
         tokens = self.lesson.tokens
-        self.row_height = min(MAX_ROW_HEIGHT, (ROWS_TOP - ROWS_BOTTOM) / len(tokens))
         self.headers = {
             "token": self.header("common.word.token"),
             "score": self.header("common.word.score"),
@@ -163,31 +163,65 @@ class Step4Softmax(LessonScene):
             "divide": self.header("softmax.word.divide"),
             "share": self.header("softmax.word.share"),
         }
-        self.headers["token"].move_to([TOKEN_LEFT, HEADER_Y, 0], aligned_edge=LEFT)
-        self.headers["score"].move_to([SCORE_X, HEADER_Y, 0])
-        self.headers["pull"].move_to([BAR_LEFT, HEADER_Y, 0], aligned_edge=LEFT)
-        self.headers["divide"].move_to([DIVIDE_LEFT, HEADER_Y, 0], aligned_edge=LEFT)
-        self.headers["share"].move_to([SHARE_RIGHT, HEADER_Y, 0], aligned_edge=RIGHT)
+        header_height = max(header.height for header in self.headers.values())
+        rows_room = STAGE.height - header_height - HEADER_DROP - TOTAL_GAP - TOTAL_HEIGHT
+        self.row_height = min(MAX_ROW_HEIGHT, rows_room / len(tokens))
+        names = token_names(tokens, width=TOKEN_WIDTH, height=self.row_height * 0.95)
+        self.lay_out(names, header_height)
+        header_y = self.rows_top + HEADER_DROP + header_height / 2
+        columns = self.columns
+        self.headers["token"].move_to([columns["token"].left, header_y, 0], aligned_edge=LEFT)
+        self.headers["score"].move_to([columns["score"].x, header_y, 0])
+        self.headers["pull"].move_to([columns["pull"].left, header_y, 0], aligned_edge=LEFT)
+        self.headers["divide"].move_to([columns["divide"].left, header_y, 0], aligned_edge=LEFT)
+        self.headers["share"].move_to([columns["share"].right, header_y, 0], aligned_edge=RIGHT)
         # Long headers (in another language) push their neighbours aside rather than shrink.
         row = list(self.headers.values())
         xs = spread(
             [header.get_x() for header in row],
             [header.width for header in row],
-            low=TOKEN_LEFT,
-            high=SHARE_RIGHT,
+            low=STAGE.left,
+            high=STAGE.right,
             gap=HEADER_GAP,
         )
         for header, x in zip(row, xs, strict=True):
             header.set_x(x)
         self.score_mobs = []
-        names = token_names(tokens, width=TOKEN_WIDTH, height=self.row_height * 0.95)
         for i, name in enumerate(names):
             y = self.row_y(i)
             score = figure(self.worked.before.rows[i].score, bold=True)
-            fit(score, SCORE_WIDTH, self.row_height * 0.8).move_to([SCORE_X, y, 0])
-            level_with(name.move_to([TOKEN_LEFT, y, 0], aligned_edge=LEFT), score)
+            fit(score, SCORE_WIDTH, self.row_height * 0.8).move_to([columns["score"].x, y, 0])
+            level_with(name.move_to([columns["token"].left, y, 0], aligned_edge=LEFT), score)
             self.score_mobs.append(score)
         return names
+
+    def lay_out(self, names: VGroup, header_height: float) -> None:
+        """Where everything goes. The table (headers, rows, the total) spans STAGE, centred
+        between its top and bottom, its names as wide as the widest and the pull bars taking
+        the room that leaves, ÷ total and the shares in SIDE; the budget spans LOWER."""
+        n = len(self.lesson.tokens)
+        table = header_height + HEADER_DROP + n * self.row_height + TOTAL_GAP + TOTAL_HEIGHT
+        self.rows_top = STAGE.y + table / 2 - header_height - HEADER_DROP
+        self.total_y = self.rows_top - n * self.row_height - TOTAL_GAP - TOTAL_HEIGHT / 2
+        left = STAGE.left_of(SIDE.left - PULL_CLEARANCE)
+        token_width = max(names.width, self.headers["token"].width)
+        token = left.left_of(left.left + token_width)
+        score = left.right_of(token.right + COLUMN_GAP).left_of(
+            token.right + COLUMN_GAP + SCORE_WIDTH
+        )
+        pull = left.right_of(score.right + COLUMN_GAP)
+        divide, share = SIDE.columns(DIVIDE_SHARE, SHARE_SHARE, gap=SIDE_GAP)
+        self.columns: dict[str, Region] = {
+            "token": token,
+            "score": score,
+            "pull": pull,
+            "divide": divide,
+            "share": share,
+        }
+        widest = max(self.pull_number(p, PULL_SIZE).width for p in self.attention.pulls)
+        self.pull_room = min(widest, PULL_ROOM * pull.width)
+        self.bar_room = pull.width - PULL_BUFF - self.pull_room
+        self.budget = budget_box()
 
     def exponentiate_first(self) -> None:
         token = self.lesson.tokens[0]
@@ -200,7 +234,7 @@ class Step4Softmax(LessonScene):
             pull=self.worked.before.rows[0].pull,
         )
         score = self.score_mobs[0]
-        detail = [score, Point([DIVIDE_LEFT, self.row_y(0), 0])]  # up to where its pull ends
+        detail = [score, Point([self.columns["pull"].right, self.row_y(0), 0])]  # and its pull
         with self.beat(caption):
             self.play(FadeIn(self.headers["pull"], shift=DOWN * 0.1), run_time=style.FAST)
             with Focus(self, score, frame=detail):
@@ -230,8 +264,8 @@ class Step4Softmax(LessonScene):
         )
         # One line between the table and the budget, clear of the headline, until the total
         # needs the room.
-        note = fit(inline(label, self.rule, why, buff=0.4), BUDGET_WIDTH)
-        note.move_to([BUDGET_LEFT, TOTAL_Y, 0], aligned_edge=LEFT)
+        note = fit(inline(label, self.rule, why, buff=0.4), STAGE.width)
+        note.move_to([STAGE.left, self.total_y, 0], aligned_edge=LEFT)
         self.rule_note = note
         pair = self.pair_one_point_apart()
         if pair is None:
@@ -254,17 +288,17 @@ class Step4Softmax(LessonScene):
         )
         total = text(self.say("softmax.word.total"), size=style.BODY_SIZE)
         is_ = figure("=")
-        line = fit(inline(total, is_, self.sum), BUDGET_WIDTH + 0.3)
-        line.move_to([BUDGET_LEFT, TOTAL_Y, 0], aligned_edge=LEFT)
+        line = fit(inline(total, is_, self.sum), STAGE.width)
+        line.move_to([STAGE.left, self.total_y, 0], aligned_edge=LEFT)
         self.total_line = line
         # The pull bars laid end to end: a line as long as the total, at the bars' own scale.
         widths = [bar.width for bar in self.bars]
-        scale = min(1.0, BUDGET_WIDTH / sum(widths))
+        scale = min(1.0, self.budget.width / sum(widths))
         self.line_up = VGroup()
-        left = BUDGET_LEFT
+        left = self.budget.left
         for i, width in enumerate(widths):
-            piece = self.bar(scale * width, BUDGET_HEIGHT, style.token_colour(i))
-            self.line_up.add(piece.move_to([left, BUDGET_Y, 0], aligned_edge=LEFT))
+            piece = self.bar(scale * width, self.budget.height, style.token_colour(i))
+            self.line_up.add(piece.move_to([left, self.budget.y, 0], aligned_edge=LEFT))
             left += scale * width
         with self.beat(self.caption("softmax.caption.total", total=self.worked.before.total)):
             self.play(
@@ -299,7 +333,7 @@ class Step4Softmax(LessonScene):
             share=self.worked.before.rows[0].share,
         )
         pull, total = self.pull_mobs[0], self.sum.total
-        detail = [pull, total, Point([SHARE_RIGHT, self.row_y(0), 0])]
+        detail = [pull, total, Point([self.columns["share"].right, self.row_y(0), 0])]
         with self.beat(caption):
             self.play(FadeIn(self.headers["divide"]), FadeIn(self.headers["share"]))
             with Focus(self, pull, total, frame=detail):
@@ -316,16 +350,15 @@ class Step4Softmax(LessonScene):
 
     def fill_budget(self) -> None:
         a, tokens = self.attention, self.lesson.tokens
-        colours = [style.token_colour(i) for i in range(len(tokens))]
-        slices = budget_bar(a.weights, colours, width=BUDGET_WIDTH, height=BUDGET_HEIGHT)
-        slices.move_to([BUDGET_LEFT, BUDGET_Y, 0], aligned_edge=LEFT)
+        slices = self.budget_slices()
         whole = text(
             self.say("softmax.line.slices", budget=self.worked.budget),
             size=style.SMALL_SIZE,
             colour=style.MUTED,
             bold=True,
         )
-        fit(whole, BUDGET_WIDTH).next_to(slices, UP, buff=0.12).align_to(slices, RIGHT)
+        fit(whole, self.budget.width).next_to(slices, UP, buff=LABEL_RISE)
+        whole.align_to(slices, RIGHT)
         labels, leaders = self.budget_labels(slices)
         shares = [r.share for r in self.worked.before.rows]
         self.means(meaning_of(bar_meaning([t.short for t in tokens], shares), slices, labels))
@@ -340,8 +373,8 @@ class Step4Softmax(LessonScene):
             colour=style.token_colour(top),
             bold=True,
         )
-        callout_y = TOTAL_Y + CALLOUT_RISE
-        fit(callout, BUDGET_WIDTH).move_to([BUDGET_LEFT, callout_y, 0], aligned_edge=LEFT)
+        callout_y = self.total_y + CALLOUT_RISE
+        fit(callout, STAGE.width).move_to([STAGE.left, callout_y, 0], aligned_edge=LEFT)
         caption = self.caption(
             "softmax.caption.budget",
             budget=self.worked.budget,
@@ -385,13 +418,13 @@ class Step4Softmax(LessonScene):
             y = self.row_y(i)
             height = min(0.3, self.row_height * 0.5)
             bar = self.bar(self.bar_width(a.scores[i]), height, style.token_colour(i))
-            bar.move_to([BAR_LEFT, y, 0], aligned_edge=LEFT)
+            bar.move_to([self.columns["pull"].left, y, 0], aligned_edge=LEFT)
             pull = self.pull_number(a.scores[i], self.pull_size(a.pulls[i]))
-            pull.next_to(bar, RIGHT, buff=0.12)
+            pull.next_to(bar, RIGHT, buff=PULL_BUFF)
             self.bars.append(bar)
             self.pull_mobs.append(pull)
             e_to_the_score = power("e", self.worked.before.rows[i].score, size=PULL_SIZE)
-            fit(e_to_the_score, PULL_ROOM, self.row_height * 0.9)
+            fit(e_to_the_score, self.pull_room, self.row_height * 0.9)
             e_to_the_score.move_to(pull, aligned_edge=LEFT)
             powers.append(e_to_the_score)
             starts += [
@@ -422,7 +455,8 @@ class Step4Softmax(LessonScene):
     def pull_size(self, pull: float) -> float:
         """A font size at which the final pull fits beside the longest bar, and in its row."""
         final = self.pull_number(pull, PULL_SIZE)
-        return PULL_SIZE * min(1.0, PULL_ROOM / final.width, self.row_height * 0.8 / final.height)
+        room = self.pull_room / final.width
+        return PULL_SIZE * min(1.0, room, self.row_height * 0.8 / final.height)
 
     @staticmethod
     def pull_number(value: float, size: float) -> DecimalNumber:
@@ -442,8 +476,8 @@ class Step4Softmax(LessonScene):
         def update(bar: Mobject) -> None:
             pull = self.pull_mobs[row]
             bar.stretch_to_fit_width(self.bar_width(pull.get_value()))
-            bar.move_to([BAR_LEFT, self.row_y(row), 0], aligned_edge=LEFT)
-            pull.next_to(bar, RIGHT, buff=0.12)
+            bar.move_to([self.columns["pull"].left, self.row_y(row), 0], aligned_edge=LEFT)
+            pull.next_to(bar, RIGHT, buff=PULL_BUFF)
 
         return update
 
@@ -458,7 +492,8 @@ class Step4Softmax(LessonScene):
 
     def show_one_point_apart(self, low: int, high: int) -> None:
         """An arc from one pull to the pull one score point higher, labelled with the factor."""
-        x = max(self.pull_mobs[low].get_right()[0], self.pull_mobs[high].get_right()[0]) + 0.15
+        passed = range(min(low, high), max(low, high) + 1)  # the pulls the arc passes, too
+        x = max(self.pull_mobs[i].get_right()[0] for i in passed) + 0.15
         start = [x, self.row_y(low), 0]
         end = [x, self.row_y(high), 0]
         arc = CurvedArrow(start, end, angle=TAU / 3 if high < low else -TAU / 3, color=style.QUERY)
@@ -479,11 +514,12 @@ class Step4Softmax(LessonScene):
             divisor = figure(
                 f"÷ {self.worked.before.total} =", size=style.SMALL_SIZE, colour=style.MUTED
             )
-            fit(divisor, DIVIDE_WIDTH, self.row_height * 0.8)
-            divisors.add(divisor.move_to([DIVIDE_LEFT, y, 0], aligned_edge=LEFT))
-            share = figure(self.worked.before.rows[i].share, size=style.SMALL_SIZE, bold=True)
-            fit(share, SHARE_WIDTH, self.row_height * 0.8)
-            shares.add(share.move_to([SHARE_RIGHT, y, 0], aligned_edge=RIGHT))
+            divide, share_column = self.columns["divide"], self.columns["share"]
+            fit(divisor, divide.width, self.row_height * 0.8)
+            divisors.add(divisor.move_to([divide.left, y, 0], aligned_edge=LEFT))
+            share = figure(self.worked.before.rows[i].share, size=SHARE_SIZE, bold=True)
+            fit(share, share_column.width, self.row_height * 0.8)
+            shares.add(share.move_to([share_column.right, y, 0], aligned_edge=RIGHT))
             self.share_mobs.append(share)
         self.play(
             *(TransformFromCopy(self.sum.total, divisor) for divisor in divisors),
@@ -500,31 +536,48 @@ class Step4Softmax(LessonScene):
             run_time=run_time,
         )
 
-    def budget_labels(self, slices: VGroup) -> tuple[VGroup, VGroup]:
-        """Share and short name under each slice, pushed apart so that none overlap,
-        each tied to its slice by a leader line (a sliver cannot hold a label)."""
-        tokens = self.lesson.tokens
+    def budget_slices(self) -> VGroup:
+        """The budget bar cut into the lesson's shares, where its frame stood."""
+        return final_budget(self.attention.weights)
+
+    def budget_word(self) -> Mobject:
+        """The budget over its bar, before the slices fill it: ``100%``."""
+        return text(self.worked.budget, size=BUDGET_SIZE, colour=style.MUTED, bold=True)
+
+    def label_pairs(self, *, narrow: bool = False) -> VGroup:
+        """Per token, its share over its short name, not yet placed; ``narrow``, each name
+        no wider than its share."""
         labels = VGroup()
-        for i, token in enumerate(tokens):
+        for i, token in enumerate(self.lesson.tokens):
             share = figure(
                 self.worked.before.rows[i].share,
-                size=style.SMALL_SIZE,
+                size=SHARE_SIZE,
                 colour=style.token_colour(i),
                 bold=True,
             )
             name = text(token.short, size=style.SMALL_SIZE, colour=style.MUTED)
+            if narrow:
+                fit(name, share.width)
             # Two lines on fixed baselines, so that "open" and "closed" sit level.
             name.move_to(share).shift(UP * (share.baseline - LABEL_PITCH - baseline(name)))
             labels.add(VGroup(share, name))
-        room = BUDGET_WIDTH + 0.4 - LABEL_GAP * (len(labels) - 1)  # the gaps do not shrink
+        return labels
+
+    def budget_labels(self, slices: VGroup) -> tuple[VGroup, VGroup]:
+        """Share and short name under each slice, pushed apart so that none overlap,
+        each tied to its slice by a leader line (a sliver cannot hold a label)."""
+        labels = self.label_pairs()
+        room = self.budget.width - LABEL_GAP * (len(labels) - 1)  # the gaps do not shrink
+        if sum(label.width for label in labels) > room:  # long names give way before the shares
+            labels = self.label_pairs(narrow=True)
         needed = sum(label.width for label in labels)
         if needed > room:
             labels.scale(room / needed)
         xs = spread(
             [piece.get_center()[0] for piece in slices],
             [label.width for label in labels],
-            low=BUDGET_LEFT - 0.2,
-            high=BUDGET_LEFT + BUDGET_WIDTH + 0.2,
+            low=self.budget.left,
+            high=self.budget.right,
             gap=LABEL_GAP,
         )
         top = slices.get_bottom()[1] - LABEL_DROP
@@ -547,17 +600,34 @@ class Step4Softmax(LessonScene):
         return power("= e", self.say("softmax.word.score"), size=size, colour=style.MUTED)
 
     def row_y(self, row: int) -> float:
-        return ROWS_TOP - self.row_height * (row + 0.5)
+        return self.rows_top - self.row_height * (row + 0.5)
 
     def bar_width(self, value: float) -> float:
-        """A pull bar's width: the biggest pull spans BAR_WIDTH; never quite zero."""
-        return max(BAR_WIDTH * max(value, 0.0) / float(self.attention.pulls.max()), 1e-3)
+        """A pull bar's width: the biggest pull spans the room its column leaves beside its
+        number; never quite zero."""
+        return max(self.bar_room * max(value, 0.0) / float(self.attention.pulls.max()), 1e-3)
 
     @staticmethod
     def bar(width: float, height: float, colour: str) -> Rectangle:
         return Rectangle(
             width=width, height=height, stroke_width=0, fill_color=colour, fill_opacity=1
         )
+
+
+def budget_box() -> Region:
+    """Where the budget bar stands, from its empty frame to the slices step 4 ends on: across
+    LOWER's whole width, BUDGET_HEIGHT tall, its centre BUDGET_DOWN of the way down, with room
+    over it for its label and under it for each share and name."""
+    y = float(LOWER.at(0.5, BUDGET_DOWN)[1])
+    return LOWER.below(y + BUDGET_HEIGHT / 2).above(y - BUDGET_HEIGHT / 2)
+
+
+def final_budget(weights: Iterable[float]) -> VGroup:
+    """The budget bar as step 4 leaves it: one slice per token, as wide as its share, in the
+    token's colour, filling :func:`budget_box` (for a step that starts from it)."""
+    box, weights = budget_box(), [float(w) for w in weights]
+    colours = [style.token_colour(i) for i in range(len(weights))]
+    return budget_bar(weights, colours, width=box.width, height=box.height).move_to(box.at(0.5))
 
 
 def spread(
