@@ -13,7 +13,8 @@ from publish.beats.state import digest
 from scenes.base import LessonScene
 from scenes.beat import BeatTiming
 from scenes.manim_internals import beat_renderer, clip_renderer, undrawn_renderer
-from scenes.probe import CameraFrame
+from scenes.composition import TITLE_SAFE, contains
+from scenes.probe import CameraFrame, box_of
 from scenes.toolkit.focus import DIM, RESTED, Focus, framing, opacities
 
 
@@ -144,3 +145,11 @@ def test_framing_keeps_the_frames_shape_and_stays_inside_it() -> None:
     assert view.y + view.height / 2 <= config.frame_height / 2 + 1e-9
     whole = CameraFrame(0.0, 0.0, config.frame_width, config.frame_height)
     assert framing([Square(7.5)]) == whole
+
+
+def test_a_wide_close_up_holds_what_it_frames_in_its_title_safe_area() -> None:
+    """Past about 10 units wide, title-safe's inset of a close-up is more than the margin."""
+    wide = Rectangle(width=10.5, height=0.5)
+    view = framing([wide])
+    assert view.closer
+    assert contains(view.inner(TITLE_SAFE), box_of(wide))

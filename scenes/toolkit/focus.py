@@ -111,11 +111,14 @@ class Shade(Animation):
 
 
 def framing(objects: Sequence[Mobject], margin: float = ZOOM_MARGIN) -> CameraFrame:
-    """What the camera should see to show ``objects`` as large as fits (at the frame's own
-    shape, inside the whole frame); the whole frame if that is near it."""
+    """What the camera should see to show ``objects`` as large as fits in its title-safe area
+    (at the frame's own shape, inside the whole frame); the whole frame if that is near it."""
     group = Group(*objects)
     full_w, full_h = config.frame_width, config.frame_height
-    width = max(group.width + 2 * margin, (group.height + 2 * margin) * full_w / full_h)
+    # ``margin`` round the objects, and never less than the closer picture's title-safe inset
+    across = max(group.width + 2 * margin, group.width / TITLE_SAFE)
+    down = max(group.height + 2 * margin, group.height / TITLE_SAFE)
+    width = max(across, down * full_w / full_h)
     width = max(width, CLOSEST * full_w)
     if width >= NOT_WORTH_IT * full_w:
         return CameraFrame(0.0, 0.0, full_w, full_h)
