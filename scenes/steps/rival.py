@@ -69,6 +69,7 @@ LABEL_ROOM = 0.15  # kept free in a slice beside its share label
 LINE_BUFF = 0.4  # between the parts of the rival's line
 LINE_SPACING = 0.2  # between its two lines, where it takes two
 ANSWER_DROP = 0.45  # from the output entries' baseline down to their answers' baseline
+VERDICT_GAP = 0.35  # between the output's answers and the verdict under them
 COLUMN_GAP, MIN_COLUMN_GAP = 0.5, 0.25  # between the output's answer columns
 BRACKET_ROOM = 0.3  # kept for the output vector's brackets at either end
 
@@ -110,7 +111,6 @@ class Step6Rival(LessonScene):
         # The row tags make a column at the stage's left; the bars and the output fill the rest.
         tags = (before_tag, self.after_tag, self.output_tag)
         self.bars = STAGE.right_of(STAGE.left + max(t.width for t in tags) + TAG_GAP)
-        self.output_row, self.verdict_row = LOWER.rows(1, 1)
         # A zero-width rival slice at the end lets this bar turn into the "after" bar.
         self.before_bar = self.bar([*a.weights, 0.0], [*colours, style.RIVAL])
         self.before_bar.set_y(STAGE.top - BAR_HEIGHT / 2)
@@ -120,8 +120,16 @@ class Step6Rival(LessonScene):
             lesson.answers,
             left=self.bars.left,
             right=self.bars.right,
-            y=self.output_row.y + ANSWER_DROP / 2,  # the entries and their answers about it
+            y=LOWER.y,
         )
+        # The output and, once said, the verdict under it stand together in the lower band's
+        # middle: the output keeps the place it will have then.
+        self.verdict = balanced_paragraph(w.verdict, LOWER.width, size=style.BODY_SIZE)
+        trial = VGroup(*self.output_columns.build(w.before.entries))
+        # (a verdict of two lines closes up to them, to keep the pair inside the band)
+        self.verdict_gap = min(VERDICT_GAP, LOWER.height - trial.height - self.verdict.height)
+        stack = trial.height + self.verdict_gap + self.verdict.height
+        self.output_columns.y += LOWER.y + stack / 2 - trial.get_top()[1]
         self.output_mob, self.answer_mobs = self.output_columns.build(w.before.entries)
         level(self.output_tag, self.output_mob)
         self.means(self.output_columns.meant(w.before.entries, self.output_mob, self.answer_mobs))
@@ -286,8 +294,8 @@ class Step6Rival(LessonScene):
         self.means(
             self.output_columns.meant(self.worked.after.entries, new_output, self.answer_mobs)
         )
-        verdict = balanced_paragraph(self.worked.verdict, LOWER.width, size=style.BODY_SIZE)
-        verdict.move_to(self.verdict_row.at(0, 0.5), aligned_edge=LEFT)
+        verdict = self.verdict.next_to(self.answer_mobs, DOWN, buff=self.verdict_gap)
+        verdict.set_x(LOWER.left + verdict.width / 2)
         marked = [outcome.leader]
         if outcome.challenger is not None and outcome.kind in ("tie", "overturns"):
             marked.append(outcome.challenger)
