@@ -7,14 +7,17 @@ from collections.abc import Sequence
 from manim import (
     DOWN,
     LEFT,
+    ORIGIN,
     RIGHT,
     UP,
     FadeIn,
     FadeOut,
     FadeTransform,
+    Group,
     Indicate,
     LaggedStart,
     Mobject,
+    Rectangle,
     ReplacementTransform,
     Text,
     Transform,
@@ -28,6 +31,7 @@ from attention_core.meaning import meaning
 from attention_core.worked import worked
 from scenes import style
 from scenes.base import LessonScene
+from scenes.composition import contains
 from scenes.helpers import (
     balanced_paragraph,
     bar_meaning,
@@ -40,31 +44,32 @@ from scenes.helpers import (
     option_cards,
     text,
 )
+from scenes.layout import LOWER, SAFE, STAGE, TITLE_SAFE, Region
+from scenes.probe import box_of
 from scenes.toolkit.dot_product import DotProduct, column_gap
 from scenes.toolkit.figures import FigureVector, figure
-from scenes.toolkit.focus import Focus
+from scenes.toolkit.focus import Focus, framing
 from scenes.toolkit.vectors import CELL_HEIGHT, VectorCells, cell_width
 
 __all__ = ["Step6Rival"]
 
-LEFT_X = -6.6  # row labels start here
-BAR_LEFT = -4.7  # bars and the output start here, right of the row labels
-RIGHT_X = 6.6
 BAR_HEIGHT = 0.6
-BEFORE_Y = 1.85
-RIVAL_Y = 1.05  # the new token, its key and (once worked out) its score
-WORK_TOP = 0.55  # q · k for the rival: the query's cells, the key's under them, the working
-WORK_LEFT = -6.0  # right of the q and k labels
-FLOOR = -3.7  # the working's lowest line (how the score compares) stays above this
+TAG_GAP = 0.4  # between the row tags' column and the bars, or the output, right of it
+ROW_GAP = 0.3  # between the before bar, the rival's line and what comes under them
+WORK_GAP = 0.45  # between the rival's line and the working under it
+LABEL_GAP = 0.3  # between the working's q and k and their cells
+COMPARISON_GAP = 0.3  # between the working and how its score compares, under it
 FITTING_ROUNDS = 4
-AFTER_Y = -0.2  # the re-split bar, where the working was
-OUTPUT_Y = -1.7
-OUTPUT_ROOM = 0.35  # kept free above the output's middle
-VERDICT_Y = -3.0
-QUESTION_TOP = 1.9
-CARDS_Y = -1.2
-WIDTH = RIGHT_X - LEFT_X
+SIZE = style.WORKING_SIZE  # the working's numbers, as step 3 writes them
+SHARE_SIZE = 29  # a share inside its slice: 40 px and more at 1080p, its % sign too
+ANSWER_SIZE = 30  # the answers under the output's entries, often numbers (4821)
+KEY_SIZE = 36  # the rival's key on its line: its entries 40 px and more at 1080p
+SCORE_SIZE = 36  # the rival's score on its line, once worked out
+LABEL_ROOM = 0.15  # kept free in a slice beside its share label
+LINE_BUFF = 0.4  # between the parts of the rival's line
+LINE_SPACING = 0.2  # between its two lines, where it takes two
 ANSWER_DROP = 0.45  # from the output entries' baseline down to their answers' baseline
+VERDICT_GAP = 0.35  # between the output's answers and the verdict under them
 COLUMN_GAP, MIN_COLUMN_GAP = 0.5, 0.25  # between the output's answer columns
 BRACKET_ROOM = 0.3  # kept for the output vector's brackets at either end
 
@@ -100,18 +105,33 @@ class Step6Rival(LessonScene):
         """The heading comes in with the budget as step 4 left it and the output of step 5."""
         a, w, lesson = self.before, self.worked, self.lesson
         colours = [style.token_colour(i) for i in range(len(lesson.tokens))]
+        before_tag = row_tag(self.say("rival.word.before"))
+        self.after_tag = row_tag(self.say("rival.word.after"))
+        self.output_tag = row_tag(self.say("common.word.output"))
+        # The row tags make a column at the stage's left; the bars and the output fill the rest.
+        tags = (before_tag, self.after_tag, self.output_tag)
+        self.bars = STAGE.right_of(STAGE.left + max(t.width for t in tags) + TAG_GAP)
         # A zero-width rival slice at the end lets this bar turn into the "after" bar.
-        self.before_bar = self.bar([*a.weights, 0.0], [*colours, style.RIVAL], BEFORE_Y)
-        before_tag = row_tag(self.say("rival.word.before"), BEFORE_Y)
-        self.output_tag = row_tag(self.say("common.word.output"), OUTPUT_Y)
+        self.before_bar = self.bar([*a.weights, 0.0], [*colours, style.RIVAL])
+        self.before_bar.set_y(STAGE.top - BAR_HEIGHT / 2)
+        level(before_tag, self.before_bar)
         self.output_columns = OutputColumns(
             [w.before.entries, w.after.entries],
             lesson.answers,
-            left=BAR_LEFT,
-            right=RIGHT_X,
-            y=OUTPUT_Y,
+            left=self.bars.left,
+            right=self.bars.right,
+            y=LOWER.y,
         )
+        # The output and, once said, the verdict under it stand together in the lower band's
+        # middle: the output keeps the place it will have then.
+        self.verdict = balanced_paragraph(w.verdict, LOWER.width, size=style.BODY_SIZE)
+        trial = VGroup(*self.output_columns.build(w.before.entries))
+        # (a verdict of two lines closes up to them, to keep the pair inside the band)
+        self.verdict_gap = min(VERDICT_GAP, LOWER.height - trial.height - self.verdict.height)
+        stack = trial.height + self.verdict_gap + self.verdict.height
+        self.output_columns.y += LOWER.y + stack / 2 - trial.get_top()[1]
         self.output_mob, self.answer_mobs = self.output_columns.build(w.before.entries)
+        level(self.output_tag, self.output_mob)
         self.means(self.output_columns.meant(w.before.entries, self.output_mob, self.answer_mobs))
         self.open_with_heading(
             self.caption("rival.caption.heading"),
@@ -148,17 +168,30 @@ class Step6Rival(LessonScene):
         name = text(rival.text, size=style.BODY_SIZE, colour=style.RIVAL)
         name.shift(UP * (baseline(tag) - baseline(name)))
         self.rival_key = VectorCells(
-            rival.key, style.KEY, texts=self.worked.rival.key_entries, peak=self.peak
+            rival.key,
+            style.KEY,
+            texts=self.worked.rival.key_entries,
+            peak=self.peak,
+            size=KEY_SIZE,
         )
         key = VGroup(math("k =", colour=style.KEY), self.rival_key).arrange(RIGHT, buff=0.2)
         # The score is worked out in the next beat; its place on this line is kept for it.
+        score = figure(self.quiz.rival, size=SCORE_SIZE, colour=style.RIVAL, bold=True)
         self.score_tag = VGroup(
-            text(self.say("rival.word.score"), size=style.SMALL_SIZE, colour=style.MUTED),
-            figure(self.quiz.rival, colour=style.RIVAL, bold=True),
+            text(self.say("rival.word.score"), size=style.SMALL_SIZE, colour=style.MUTED), score
         ).arrange(RIGHT, buff=0.2)
-        line = VGroup(tag, name, key, self.score_tag).arrange(RIGHT, buff=0.4)
+        line = VGroup(tag, name, key, self.score_tag).arrange(RIGHT, buff=LINE_BUFF)
         self.score_tag[0].shift(UP * (baseline(tag) - baseline(self.score_tag[0])))
-        fit(line, WIDTH).move_to([LEFT_X + line.width / 2, RIVAL_Y, 0])
+        if line.width > STAGE.width:
+            # Too long for one line: the rival's words on one, its key and score under them.
+            words = VGroup(tag, name).arrange(RIGHT, buff=LINE_BUFF)
+            tag.shift(UP * (baseline(name) - baseline(tag)))
+            numbers = VGroup(key, self.score_tag).arrange(RIGHT, buff=LINE_BUFF)
+            self.score_tag[0].shift(UP * (score.baseline - baseline(self.score_tag[0])))
+            numbers.next_to(words, DOWN, buff=LINE_SPACING).align_to(name, LEFT)
+        fit(line, STAGE.width)
+        line.next_to(self.before_bar, DOWN, buff=ROW_GAP).set_x(STAGE.left + line.width / 2)
+        self.rival_line = line
         with self.beat(
             self.caption("rival.caption.arrives", token=rival.text, key=self.worked.rival.key)
         ):
@@ -168,37 +201,22 @@ class Step6Rival(LessonScene):
     def score_rival(self) -> None:
         """q · k for the rival, as in step 3 and with the same working: pairs of cells, their
         products, the sum, then ÷ √dₖ. The output steps aside for it and comes back after."""
-        a = self.after
-        w = self.worked
-        entries = (w.query_entries, w.rival.key_entries)
-        width = max(CELL_HEIGHT, cell_width(*entries, size=style.WORKING_SIZE))
-        products = list(self.worked.rival.factors)
-        self.query = VectorCells(
-            a.query,
-            style.QUERY,
-            texts=w.query_entries,
-            width=width,
-            gap=column_gap(width, products, size=style.WORKING_SIZE),
-            peak=self.peak,
-            size=style.WORKING_SIZE,
-        )
-        self.query.move_to([WORK_LEFT, WORK_TOP, 0], aligned_edge=UP + LEFT)
-        comparison = text(self.score_comparison(), size=style.SMALL_SIZE, colour=style.MUTED)
-        for _ in range(FITTING_ROUNDS):  # the gaps between lines do not shrink with the type
-            work = self.working()
-            comparison.next_to(work, DOWN, buff=0.3).align_to(self.query, LEFT)
-            span = VGroup(self.query, work, comparison)
-            factor = min(1.0, (WORK_TOP - FLOOR) / span.height, (RIGHT_X - WORK_LEFT) / span.width)
-            if factor == 1.0:
+        labels = VGroup(math("q", colour=style.QUERY), math("k", colour=style.KEY))
+        # The working takes the room under the rival's line, the output's too (it steps aside),
+        # its q and k labels left of it.
+        room = SAFE.below(self.rival_line.get_bottom()[1] - WORK_GAP)
+        room = room.right_of(room.left + labels.width + LABEL_GAP)
+        # The division follows the sum on its line where the camera can still come closer to
+        # the working and hold it whole in its title-safe area; else it goes under the sum.
+        for beside in (True, False):
+            self.query, work, comparison = self.lay_out_working(room, beside=beside)
+            labels[0].next_to(self.query, LEFT, buff=LABEL_GAP)
+            labels[1].next_to(work.key, LEFT, buff=LABEL_GAP)
+            if close_up_holds([self.query, work, labels]):
                 break
-            self.query.scale(factor * 0.98, about_point=self.query.get_corner(UP + LEFT))
-            comparison.scale(factor * 0.98)
-        work = self.working()
-        comparison.next_to(work, DOWN, buff=0.3).align_to(self.query, LEFT)
-        labels = VGroup(
-            math("q", colour=style.QUERY).next_to(self.query, LEFT, buff=0.3),
-            math("k", colour=style.KEY).next_to(work.key, LEFT, buff=0.3),
-        )
+        # Left over across, the working stands in the middle of the stage.
+        block = VGroup(labels, self.query, work, comparison)
+        block.shift(RIGHT * (STAGE.x - block.get_x()))
         output = VGroup(self.output_tag, self.output_mob, self.answer_mobs)
         caption = self.caption(
             "rival.caption.score",
@@ -213,10 +231,12 @@ class Step6Rival(LessonScene):
                 FadeIn(labels),
                 run_time=style.NORMAL,
             )
+            # The camera comes in on the working alone; how the score compares, a line as wide
+            # as the stage, is read with the picture back.
             detail = [self.query, work, labels]
-            with Focus(self, *detail, frame=[*detail, comparison], marked=[self.query]):
+            with Focus(self, *detail, frame=close_up(detail), marked=[self.query]):
                 work.play(self, self.rival_key, run_time=style.SLOW)
-                self.play(FadeIn(comparison, shift=LEFT * 0.2), run_time=style.FAST)
+            self.play(FadeIn(comparison, shift=LEFT * 0.2), run_time=style.FAST)
             self.play(TransformFromCopy(work.score, self.score_tag[1]), FadeIn(self.score_tag[0]))
         self.work = VGroup(self.query, labels, work, comparison)
 
@@ -225,15 +245,17 @@ class Step6Rival(LessonScene):
         top = self.outcome.top_token
         rival = len(lesson.tokens)
         colours = [style.token_colour(i) for i in range(rival)] + [style.RIVAL]
-        after_bar = self.bar(b.weights, colours, AFTER_Y)
+        after_bar = self.bar(b.weights, colours)
+        # Where the working was: the middle of the stage under the rival's line.
+        after_bar.set_y(STAGE.below(self.rival_line.get_bottom()[1] - ROW_GAP).y)
         names = [t.short for t in lesson.tokens] + [lesson.rival.short]
         shares = [r.share for r in self.worked.after.rows]
         after_labels = share_labels(after_bar, shares, names)
-        after_tag = row_tag(self.say("rival.word.after"), AFTER_Y)
+        after_tag = level(self.after_tag, after_bar)
         # First the old split comes down unchanged; then the rival's slice pushes in.
         moving_bar = self.before_bar.copy()
         moving_labels = [m.copy() if m else None for m in self.before_labels]
-        drop = DOWN * (BEFORE_Y - AFTER_Y)
+        drop = DOWN * (self.before_bar.get_y() - after_bar.get_y())
         self.means(meaning_of(bar_meaning(names, shares), moving_bar, *after_labels))
         caption = self.caption(
             "rival.caption.resplit",
@@ -272,8 +294,8 @@ class Step6Rival(LessonScene):
         self.means(
             self.output_columns.meant(self.worked.after.entries, new_output, self.answer_mobs)
         )
-        verdict = balanced_paragraph(self.worked.verdict, WIDTH, size=style.BODY_SIZE)
-        verdict.move_to([0, VERDICT_Y, 0]).set_x(LEFT_X + verdict.width / 2)
+        verdict = self.verdict.next_to(self.answer_mobs, DOWN, buff=self.verdict_gap)
+        verdict.set_x(LOWER.left + verdict.width / 2)
         marked = [outcome.leader]
         if outcome.challenger is not None and outcome.kind in ("tie", "overturns"):
             marked.append(outcome.challenger)
@@ -297,11 +319,10 @@ class Step6Rival(LessonScene):
         tag = text(
             self.say("rival.word.quick_check"), size=style.SMALL_SIZE, colour=style.QUERY, bold=True
         )
-        question = balanced_paragraph(self.question(), WIDTH - 0.4, size=style.BODY_SIZE)
+        question = balanced_paragraph(self.question(), STAGE.width, size=style.BODY_SIZE)
         block = VGroup(tag, question).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
-        block.move_to([LEFT_X + block.width / 2, QUESTION_TOP - block.height / 2, 0])
-        cards = option_cards(list(q.options), width=WIDTH)
-        cards.move_to([0, CARDS_Y, 0])
+        STAGE.place(block, LEFT)  # the question on the stage, the options in the lower band
+        cards = LOWER.place(option_cards(list(q.options), width=LOWER.width), ORIGIN)
         caption = self.caption(
             "rival.caption.quick_check",
             filler=q.filler,
@@ -337,22 +358,54 @@ class Step6Rival(LessonScene):
 
     # layout ------------------------------------------------------------------------------
 
-    def working(self) -> DotProduct:
-        """The rival's dot product under the query, where the query stands now."""
-        work = DotProduct(
-            self.query,
+    def lay_out_working(
+        self, room: Region, *, beside: bool
+    ) -> tuple[VectorCells, DotProduct, Text]:
+        """The query's cells at ``room``'s top left, the rival's dot product under them and
+        how its score compares under that, all shrunk as one to fit ``room``; the division
+        ``beside`` the sum where it fits there."""
+        w = self.worked
+        width = max(CELL_HEIGHT, cell_width(w.query_entries, w.rival.key_entries, size=SIZE))
+        query = VectorCells(
+            self.after.query,
+            style.QUERY,
+            texts=w.query_entries,
+            width=width,
+            gap=column_gap(width, list(w.rival.factors), size=SIZE),
+            peak=self.peak,
+            size=SIZE,
+        )
+        query.move_to([room.left, room.top, 0], aligned_edge=UP + LEFT)
+        comparison = text(self.score_comparison(), size=style.SMALL_SIZE, colour=style.MUTED)
+        for _ in range(FITTING_ROUNDS):  # the gaps between lines do not shrink with the type
+            work = self.working(query, room, beside=beside)
+            comparison.next_to(work, DOWN, buff=COMPARISON_GAP).align_to(query, LEFT)
+            span = VGroup(query, work, comparison)
+            factor = min(1.0, room.height / span.height, room.width / span.width)
+            if factor == 1.0:
+                break
+            query.scale(factor * 0.98, about_point=query.get_corner(UP + LEFT))
+            comparison.scale(factor * 0.98)
+        work = self.working(query, room, beside=beside)
+        comparison.next_to(work, DOWN, buff=COMPARISON_GAP).align_to(query, LEFT)
+        return query, work, comparison
+
+    def working(self, query: VectorCells, room: Region, *, beside: bool) -> DotProduct:
+        """The rival's dot product under ``query``, the division beside the sum where asked
+        and ``room`` lets it be (else under it)."""
+        return DotProduct(
+            query,
             self.worked,
             self.worked.rival,
-            width=RIGHT_X - WORK_LEFT,
+            width=room.right - query.get_left()[0] if beside else 0.0,
             score_colour=style.RIVAL,
         )
-        return work
 
     def lesson_query_source(self) -> VectorCells:
         """The query as step 3 showed it, unfolding into the working's cells."""
         return VectorCells(
             self.lesson.query, style.QUERY, texts=self.worked.query_entries, peak=self.peak
-        ).move_to([0, WORK_TOP, 0])
+        ).move_to([STAGE.x, self.query.get_top()[1], 0])
 
     @property
     def peak(self) -> float:
@@ -360,14 +413,39 @@ class Step6Rival(LessonScene):
         a = self.after
         return float(max(abs(x) for v in (a.query, *a.keys) for x in v))
 
-    def bar(self, weights: Sequence[float], colours: Sequence[str], y: float) -> VGroup:
-        bar = budget_bar(weights, colours, width=RIGHT_X - BAR_LEFT, height=BAR_HEIGHT)
-        return bar.move_to([(BAR_LEFT + RIGHT_X) / 2, y, 0])
+    def bar(self, weights: Sequence[float], colours: Sequence[str]) -> VGroup:
+        """A budget bar across the bars' column (its height is set by the caller)."""
+        bar = budget_bar(weights, colours, width=self.bars.width, height=BAR_HEIGHT)
+        return bar.set_x(self.bars.x)
 
 
-def row_tag(content: str, y: float) -> Text:
+def close_up_holds(detail: Sequence[Mobject]) -> bool:
+    """Whether the camera comes closer to ``detail`` with all of it inside the closer
+    picture's title-safe area."""
+    view = framing(detail)
+    return view.closer and contains(view.inner(TITLE_SAFE), box_of(Group(*detail)))
+
+
+def close_up(detail: Sequence[Mobject]) -> list[Mobject]:
+    """What the camera is to frame for ``detail``: the detail itself, or where that close-up
+    would cut its edges off (a working nearly as wide as the stage), a box about it as much
+    larger as the title-safe area is smaller than the picture (it is never drawn)."""
+    if close_up_holds(detail):
+        return list(detail)
+    whole = Group(*detail)
+    box = Rectangle(width=whole.width / TITLE_SAFE, height=whole.height / TITLE_SAFE)
+    return [box.move_to(whole)]
+
+
+def row_tag(content: str) -> Text:
+    """A row's tag, in the column at the stage's left (:func:`level` gives it its row)."""
     tag = text(content, size=style.SMALL_SIZE, colour=style.MUTED, bold=True)
-    return tag.move_to([LEFT_X + tag.width / 2, y, 0])
+    return tag.set_x(STAGE.left + tag.width / 2)
+
+
+def level(tag: Mobject, row: Mobject) -> Mobject:
+    """A row tag beside its row, level with its middle."""
+    return tag.set_y(row.get_y())
 
 
 def share_labels(bar: VGroup, shares: Sequence[str], names: Sequence[str]) -> list[Text | None]:
@@ -376,8 +454,8 @@ def share_labels(bar: VGroup, shares: Sequence[str], names: Sequence[str]) -> li
     for piece, share, name in zip(bar, shares, names, strict=False):
         label = None
         for content in (f"{share} · {name}", share):
-            candidate = text(content, size=style.SMALL_SIZE, colour=style.BACKGROUND, bold=True)
-            if candidate.width <= piece.width - 0.25:
+            candidate = text(content, size=SHARE_SIZE, colour=style.BACKGROUND, bold=True)
+            if candidate.width <= piece.width - LABEL_ROOM:
                 label = candidate.move_to(piece)
                 break
         labels.append(label)
@@ -399,7 +477,7 @@ class OutputColumns:
         self.answers = answers
         self.y = y
         samples = [self.vector(out) for out in outputs]
-        names = [text(answer, size=style.SMALL_SIZE, colour=style.MUTED) for answer in answers]
+        names = [text(answer, size=ANSWER_SIZE, colour=style.MUTED) for answer in answers]
         natural = [
             max(n.width, *(s.entries[j].width for s in samples)) for j, n in enumerate(names)
         ]
@@ -429,7 +507,7 @@ class OutputColumns:
         vector.scale(self.scale).move_to([0, self.y, 0])
         spread(vector, self.centres)
         names = VGroup(
-            *(text(answer, size=style.SMALL_SIZE, colour=style.MUTED) for answer in self.answers)
+            *(text(answer, size=ANSWER_SIZE, colour=style.MUTED) for answer in self.answers)
         ).scale(self.scale)
         level = vector.entries[0].get_bottom()[1] - ANSWER_DROP * self.scale
         for name, x in zip(names, self.centres, strict=True):
