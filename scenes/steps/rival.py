@@ -17,7 +17,6 @@ from manim import (
     Indicate,
     LaggedStart,
     Mobject,
-    Rectangle,
     ReplacementTransform,
     Text,
     Transform,
@@ -234,7 +233,7 @@ class Step6Rival(LessonScene):
             # The camera comes in on the working alone; how the score compares, a line as wide
             # as the stage, is read with the picture back.
             detail = [self.query, work, labels]
-            with Focus(self, *detail, frame=close_up(detail), marked=[self.query]):
+            with Focus(self, *detail, frame=detail, marked=[self.query]):
                 work.play(self, self.rival_key, run_time=style.SLOW)
             self.play(FadeIn(comparison, shift=LEFT * 0.2), run_time=style.FAST)
             self.play(TransformFromCopy(work.score, self.score_tag[1]), FadeIn(self.score_tag[0]))
@@ -424,17 +423,6 @@ def close_up_holds(detail: Sequence[Mobject]) -> bool:
     picture's title-safe area."""
     view = framing(detail)
     return view.closer and contains(view.inner(TITLE_SAFE), box_of(Group(*detail)))
-
-
-def close_up(detail: Sequence[Mobject]) -> list[Mobject]:
-    """What the camera is to frame for ``detail``: the detail itself, or where that close-up
-    would cut its edges off (a working nearly as wide as the stage), a box about it as much
-    larger as the title-safe area is smaller than the picture (it is never drawn)."""
-    if close_up_holds(detail):
-        return list(detail)
-    whole = Group(*detail)
-    box = Rectangle(width=whole.width / TITLE_SAFE, height=whole.height / TITLE_SAFE)
-    return [box.move_to(whole)]
 
 
 def row_tag(content: str) -> Text:
