@@ -197,8 +197,12 @@ class Step2BigPicture(LessonScene):
             whole.scale(HEADS_SCALE)
         STAGE.place(fit(whole, CARD_WIDTH * 3), UP)
         self.formula_block = VGroup(whole)
-        # Under the formula and over the footer: the room the legend, then the cards, take.
-        self.room = Region(STAGE.left, FOOTER.top, STAGE.right, whole.get_bottom()[1] - BLOCK_GAP)
+        # Under the formula: the room the legend takes (over the citation), then the cards (over
+        # the legend tucked away, which in a heads lesson takes the citation's row as it goes).
+        top = whole.get_bottom()[1] - BLOCK_GAP
+        self.foot = SOURCE if self.lesson.heads else FOOTER
+        self.legend_room = Region(STAGE.left, SOURCE.top, STAGE.right, top)
+        self.cards_room = Region(STAGE.left, self.foot.top, STAGE.right, top)
         # Where the formula is said, at the foot of the frame.
         citation = formula_source(self.lesson, self.shape)
         if citation is not None:
@@ -259,7 +263,7 @@ class Step2BigPicture(LessonScene):
                     ),
                 ).arrange(RIGHT, buff=0.15)
             )
-        FOOTER.place(fit(footer.arrange(RIGHT, buff=0.7), FOOTER.width, FOOTER.height))
+        self.foot.place(self.foot.fit(footer.arrange(RIGHT, buff=0.7)))
         # In a heads lesson the citation, read by now, goes as the legend is tucked away.
         leaving = (
             [FadeOut(self.formula_block[1])]
@@ -366,7 +370,7 @@ class Step2BigPicture(LessonScene):
             line.move_to(DOWN * i * pitch, aligned_edge=LEFT)
         for line in lines:
             line[1].align_to(lines[0][1], LEFT)
-        return self.room.place(fit(lines, self.room.width, self.room.height))
+        return self.legend_room.place(self.legend_room.fit(lines))
 
     def move_cards(self) -> list[VGroup]:
         """One card per move: frame, name, meaning, and the move in symbols."""
@@ -405,7 +409,7 @@ class Step2BigPicture(LessonScene):
                 fill_color=style.TEXT,
                 fill_opacity=0.04,
             )
-            frame.move_to([left + i * (CARD_WIDTH + CARD_GAP) + CARD_WIDTH / 2, self.room.y, 0])
+            frame.move_to([left + i * (CARD_WIDTH + CARD_GAP) + CARD_WIDTH / 2, 0, 0])
             title.move_to(
                 frame.get_corner(UP + LEFT) + [CARD_PAD, -CARD_PAD, 0], aligned_edge=UP + LEFT
             )
@@ -413,6 +417,7 @@ class Step2BigPicture(LessonScene):
             glyph_centre = frame.get_bottom()[1] + CARD_PAD + glyph_height / 2
             glyph.move_to([frame.get_x(), glyph_centre, 0])
             framed.append(VGroup(frame, title, words, glyph))
+        self.cards_room.place(self.cards_room.fit(VGroup(*framed)))  # the three, moved as one
         return framed
 
     def mini_example(self) -> VGroup:
