@@ -296,10 +296,12 @@ class Heads(LessonScene):
         )
         x.scale(factor)
         matrix.scale(factor)
+        # In the room's middle: the line and W_O under it, which the rest shows (the terms' line
+        # under W_O comes and goes), as long as the terms' line still fits under them.
         wide = cells * factor + 4 * SIGN_ROOM
-        tall = max(matrix.height, x.height) + TERMS_ROOM
-        corner = room.at(0, 0) + [(room.width - wide) / 2, -(room.height - tall) / 2, 0]
-        x.move_to(corner, aligned_edge=UP + LEFT)
+        high = max(matrix.height, x.height)
+        top = max(room.bottom + high + TERMS_ROOM, room.top - (room.height - high) / 2)
+        x.move_to((room.left + (room.width - wide) / 2, top, 0), aligned_edge=UP + LEFT)
         joined_entries, w_o_entries = w.joined[-1], w.w_o
         assert w_o_entries is not None
         pairs = [
