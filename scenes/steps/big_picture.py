@@ -30,6 +30,7 @@ from scenes import style
 from scenes.base import LessonScene
 from scenes.beat import Caption
 from scenes.helpers import fit, heading, inline, math, paragraph, text, vector_mob
+from scenes.layout import LOWER, STAGE, Region
 
 __all__ = ["Step2BigPicture"]
 
@@ -123,23 +124,20 @@ PAPER_EQUATION = 1  # the formula is Eq. 1 of the paper that introduced the tran
 FORMULA_SIZE = 50
 HEADS_LINE = 0.8  # the heads joined, a size under the head's formula it is made of
 HEADS_GAP = 0.3
-HEADS_Y = 1.5  # the two lines' middle, once risen
 HEADS_SCALE = 0.85
-HEADS_LEGEND_Y = -1.75
-FORMULA_Y = 1.8
-FIRST_FORMULA_Y = 0.3  # alone, the formula sits mid-frame; it rises when the legend comes
-CITATION_GAP = 0.35
-CARDS_TOP = 0.3
+# The formula, risen, hangs from the stage's top; alone at first, it sits in the stage's middle.
+# The lower band's foot holds, over each other, the legend tucked away (the footer) and the
+# formula's source; the legend's lines, then the move cards, sit between the formula and them.
+_, FOOTER, SOURCE = LOWER.rows(2, 1, 1)
+BLOCK_GAP = 0.3  # between the formula and the legend or the cards under it
 CARD_WIDTH = 4.2
 CARD_GAP = 0.25
 CARD_PAD = 0.24
 TITLE_GAP = 0.2  # card title to its meaning
 GLYPH_GAP = 0.3  # meaning to the move in symbols
 GLYPH_SIZE = 36
-FOOTER_Y = -3.3
-LEGEND_Y = -1.1  # the legend's middle: between the formula and the footer
 LEGEND_PITCH = 0.9
-MASK_PITCH, MASK_Y = 0.75, -1.35
+MASK_PITCH = 0.75  # four lines (the mask's too, or under a head's two lines of formula)
 DIM = 0.25  # opacity of the formula's other pieces while one move is lit
 
 
@@ -197,15 +195,22 @@ class Step2BigPicture(LessonScene):
             self.formula_name = math(*multi_head(), size=FORMULA_SIZE * HEADS_LINE)
             whole = VGroup(self.formula_name, self.formula).arrange(DOWN, buff=HEADS_GAP)
             whole.scale(HEADS_SCALE)
-        # Two lines (the heads joined over a head's formula) sit lower, clear of the heading.
-        fit(whole, CARD_WIDTH * 3).move_to(UP * (HEADS_Y if self.lesson.heads else FORMULA_Y))
+        STAGE.place(fit(whole, CARD_WIDTH * 3), UP)
         self.formula_block = VGroup(whole)
+        # Under the formula: the room the legend takes (over the citation), then the cards (over
+        # the legend tucked away, which in a heads lesson takes the citation's row as it goes).
+        top = whole.get_bottom()[1] - BLOCK_GAP
+        self.foot = SOURCE if self.lesson.heads else FOOTER
+        self.legend_room = Region(STAGE.left, SOURCE.top, STAGE.right, top)
+        self.cards_room = Region(STAGE.left, self.foot.top, STAGE.right, top)
+        # Where the formula is said, at the foot of the frame.
         citation = formula_source(self.lesson, self.shape)
         if citation is not None:
             source = text(citation, size=style.SMALL_SIZE, colour=style.MUTED)
-            fit(source, CARD_WIDTH * 3).next_to(whole, DOWN, buff=CITATION_GAP)
+            SOURCE.place(fit(source, CARD_WIDTH * 3))
             self.formula_block.add(source)
-        self.formula_block.shift(UP * (FIRST_FORMULA_Y - FORMULA_Y))
+        self.rise = max(0.0, whole.get_y() - STAGE.y)  # alone, mid-stage; it rises for the legend
+        whole.shift(DOWN * self.rise)
         first = "formula_heads" if self.lesson.heads else "formula"
         with self.beat(self.caption(f"big_picture.caption.{first}")):
             self.play(
@@ -220,7 +225,7 @@ class Step2BigPicture(LessonScene):
         """Several heads: the line of heads joined is lit, then each head's formula."""
         with self.beat(self.caption("big_picture.caption.heads")):
             self.play(
-                self.formula_block.animate.shift(UP * (FORMULA_Y - FIRST_FORMULA_Y)),
+                self.formula_block[0].animate.shift(UP * self.rise),
                 run_time=style.FAST,
             )
             self.play(Indicate(self.formula_name, color=style.TEXT, scale_factor=1.1))
@@ -235,7 +240,7 @@ class Step2BigPicture(LessonScene):
         with self.beat(self.caption(f"big_picture.caption.{role.name}")):
             if role is self.roles[0] and not self.lesson.heads:  # room for the legend
                 self.play(
-                    self.formula_block.animate.shift(UP * (FORMULA_Y - FIRST_FORMULA_Y)),
+                    self.formula_block[0].animate.shift(UP * self.rise),
                     run_time=style.FAST,
                 )
             self.play(*(Indicate(p, color=role.colour, scale_factor=1.3) for p in pieces))
@@ -258,8 +263,8 @@ class Step2BigPicture(LessonScene):
                     ),
                 ).arrange(RIGHT, buff=0.15)
             )
-        footer.arrange(RIGHT, buff=0.7).move_to(UP * FOOTER_Y)
-        # Two lines of formula leave the cards no room for the citation: it has been read.
+        self.foot.place(self.foot.fit(footer.arrange(RIGHT, buff=0.7)))
+        # In a heads lesson the citation, read by now, goes as the legend is tucked away.
         leaving = (
             [FadeOut(self.formula_block[1])]
             if self.lesson.heads and len(self.formula_block) > 1
@@ -350,12 +355,10 @@ class Step2BigPicture(LessonScene):
 
     def legend_lines(self) -> VGroup:
         """Q, K and V each with what it holds, in its colour, as a block under the formula."""
-        # Four lines (the mask's too) sit closer and lower, clear of the formula's citation.
-        pitch, middle = LEGEND_PITCH, LEGEND_Y
-        if self.lesson.heads:  # under two lines of formula and the citation
-            pitch, middle = MASK_PITCH, HEADS_LEGEND_Y
-        elif len(self.roles) > len(ROLES):
-            pitch, middle = MASK_PITCH, MASK_Y
+        # Four lines (the mask's too), or a head's under its two lines of formula, sit closer.
+        pitch = LEGEND_PITCH
+        if self.lesson.heads or len(self.roles) > len(ROLES):
+            pitch = MASK_PITCH
         lines = VGroup()
         for role in self.roles:
             letter = math(role.letter, size=style.MATH_SIZE, colour=role.colour)
@@ -367,8 +370,7 @@ class Step2BigPicture(LessonScene):
             line.move_to(DOWN * i * pitch, aligned_edge=LEFT)
         for line in lines:
             line[1].align_to(lines[0][1], LEFT)
-        fit(lines, CARD_WIDTH * 3)
-        return lines.move_to(UP * middle)
+        return self.legend_room.place(self.legend_room.fit(lines))
 
     def move_cards(self) -> list[VGroup]:
         """One card per move: frame, name, meaning, and the move in symbols."""
@@ -407,9 +409,7 @@ class Step2BigPicture(LessonScene):
                 fill_color=style.TEXT,
                 fill_opacity=0.04,
             )
-            frame.move_to(
-                [left + i * (CARD_WIDTH + CARD_GAP) + CARD_WIDTH / 2, CARDS_TOP - height / 2, 0]
-            )
+            frame.move_to([left + i * (CARD_WIDTH + CARD_GAP) + CARD_WIDTH / 2, 0, 0])
             title.move_to(
                 frame.get_corner(UP + LEFT) + [CARD_PAD, -CARD_PAD, 0], aligned_edge=UP + LEFT
             )
@@ -417,6 +417,7 @@ class Step2BigPicture(LessonScene):
             glyph_centre = frame.get_bottom()[1] + CARD_PAD + glyph_height / 2
             glyph.move_to([frame.get_x(), glyph_centre, 0])
             framed.append(VGroup(frame, title, words, glyph))
+        self.cards_room.place(self.cards_room.fit(VGroup(*framed)))  # the three, moved as one
         return framed
 
     def mini_example(self) -> VGroup:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 from manim import (
     LEFT,
-    RIGHT,
     UP,
     FadeIn,
     FadeOut,
@@ -21,6 +20,7 @@ from manim import (
 from scenes import style
 from scenes.base import LessonScene
 from scenes.helpers import column_header, fit, math
+from scenes.layout import HEADING, LOWER, SAFE
 from scenes.toolkit.focus import Focus
 from scenes.toolkit.grid import CellGrid, heat
 from scenes.toolkit.matvec import MatVec, WeightMatrix
@@ -28,18 +28,21 @@ from scenes.toolkit.vectors import CELL_GAP, VectorCells, cell_width
 
 __all__ = ["Heads"]
 
-LEFT_X, RIGHT_X = -6.6, 6.6
-GRID_TOP = 2.35  # the heads' tags, under the heading
+# The heads' grids side by side, each under its tag, fill the stage and reach into the lower
+# band's top, so that the newest token's row, whose output comes out of it, sits in the lower
+# third; under them each head's output for the newest token, then the vector they join into.
+# Once the grids have made way, the W_O product takes the stage and the lower band together.
+GRIDS_FOOT, OUTPUTS, JOINED = LOWER.rows(1, 2, 2)
+GRIDS = SAFE.below(HEADING.bottom).above(GRIDS_FOOT.bottom)
 TAG_ROOM = 0.45  # the tag above each grid's column names
-GRIDS_BOTTOM = -1.95
-GRID_GAP = 0.6  # between two heads' grids
-OUTPUT_Y = -2.55  # each head's output for the newest token, under its grid
-JOINED_Y = -3.45
+GRID_GAP = 0.4  # between two heads' grids
 MAX_CELL = 0.85
-PRODUCT_TOP = 1.3  # the W_O product, once the grids have made way
+WORK = SAFE.below(HEADING.bottom)
+"""Where the W_O product is worked, once the grids have made way."""
+LABEL_ROOM = 0.5  # above the product's x: the joined vector's label
 GROWTH = 1.4  # how much larger than the joined vector the product may be drawn, room allowing
-FLOOR = -3.85
 TERMS_ROOM = 0.95  # under the product's matrix: its terms' line
+LABEL_GAP = 0.3  # between a vector and its label
 SIGN_ROOM = 0.45  # each of the product's · and = with the gaps either side
 
 
@@ -202,20 +205,19 @@ class Heads(LessonScene):
         self.newest = lesson.tokens[-1]
         self.newest_rows = [head.grid.rows[-1] for head in self.heads]
         count = len(self.heads)
-        width = (RIGHT_X - LEFT_X - GRID_GAP * (count - 1)) / count
+        columns = GRIDS.columns(*[1] * count, gap=GRID_GAP)
         names = [t.short for t in lesson.tokens]
         colours = [style.token_colour(i) for i in range(len(names))]
         self.grids, self.tags, self.frames = [], VGroup(), VGroup()
-        for h, head in enumerate(self.heads):
-            left = LEFT_X + h * (width + GRID_GAP)
+        for h, (head, column) in enumerate(zip(self.heads, columns, strict=True)):
             grid = CellGrid(
                 names,
                 names,
                 colour=style.QUERY,
                 widest=[c.share for line in head.grid.cells for c in line],
-                corner=(left, GRID_TOP - TAG_ROOM),
-                width=width,
-                height=GRID_TOP - TAG_ROOM - GRIDS_BOTTOM,
+                corner=(column.left, column.top - TAG_ROOM),
+                width=column.width,
+                height=column.height - TAG_ROOM,
                 row_colours=colours,
                 column_colours=colours,
                 max_cell=MAX_CELL,
@@ -223,7 +225,7 @@ class Heads(LessonScene):
             self.grids.append(grid)
             self.means(grid)
             tag = column_header(self.say("heads.word.head", number=head.number))
-            tag.move_to((grid.cells.get_left()[0], GRID_TOP, 0), aligned_edge=UP + LEFT)
+            tag.move_to((grid.cells.get_left()[0], column.top, 0), aligned_edge=UP + LEFT)
             self.tags.add(tag)
             box = grid.boxes[-1][self.top(h)]
             self.frames.add(
@@ -249,7 +251,7 @@ class Heads(LessonScene):
             )
             label.next_to(output, LEFT, buff=0.25)
             pair = fit(VGroup(label, output), grid.width)  # under its own grid, whatever d_v
-            pair.move_to((grid.get_x(), OUTPUT_Y, 0))
+            pair.move_to((grid.get_x(), OUTPUTS.y, 0))
             self.outputs.append(output)
             self.output_labels.add(label)
         self.joined = VectorCells(
@@ -260,24 +262,20 @@ class Heads(LessonScene):
             peak=peak,
         )
         self.joined_label = column_header(self.say("heads.word.joined"), colour=style.VALUE)
-        room = RIGHT_X - LEFT_X - self.joined_label.width - 0.3
-        fit(self.joined, room).move_to((0, JOINED_Y, 0))
-        self.joined.shift(
-            RIGHT * max(0.0, LEFT_X + self.joined_label.width + 0.3 - self.joined.get_left()[0])
-        )
+        fit(self.joined, JOINED.width - self.joined_label.width - LABEL_GAP)
+        self.joined_label.next_to(self.joined, LEFT, buff=LABEL_GAP)
+        JOINED.place(VGroup(self.joined_label, self.joined))  # the two, centred in their row
         self.joined_parts = []
         at = 0
         for output in self.outputs:
             self.joined_parts.append(VGroup(*self.joined[at : at + len(output)]))
             at += len(output)
-        self.joined_label.next_to(self.joined, LEFT, buff=0.3)
 
     def output_product(self) -> MatVec:
-        """joined · W_O, laid out from the top left once the grids have gone."""
+        """joined · W_O, in the middle of the room the grids have left."""
         w, w_o = self.worked, self.lesson.w_o
         assert w_o is not None
         x = self.joined.copy()
-        x.move_to((LEFT_X + 0.3, PRODUCT_TOP, 0), aligned_edge=UP + LEFT)
         shown = w.w_o
         assert shown is not None
         matrix = WeightMatrix(
@@ -287,13 +285,23 @@ class Heads(LessonScene):
             width=self.joined.cell_width,
             height=self.joined.cell_height,
         )
-        # x, W_O and the result side by side, W_O above the terms' line: all inside the frame
+        # x, W_O and the result side by side, W_O above the terms' line: all inside the room
+        room = WORK.below(WORK.top - LABEL_ROOM)
         result = len(w_o[0]) * (self.joined.cell_width + CELL_GAP)
-        wide = x.width + matrix.width + result + 4 * SIGN_ROOM
-        tall = PRODUCT_TOP - FLOOR - TERMS_ROOM
-        factor = min(GROWTH, (RIGHT_X - LEFT_X - 0.3) / wide, tall / matrix.height)
-        x.scale(factor, about_point=x.get_corner(UP + LEFT))
+        cells = x.width + matrix.width + result
+        factor = min(
+            GROWTH,
+            (room.width - 4 * SIGN_ROOM) / cells,
+            (room.height - TERMS_ROOM) / matrix.height,
+        )
+        x.scale(factor)
         matrix.scale(factor)
+        # In the room's middle: the line and W_O under it, which the rest shows (the terms' line
+        # under W_O comes and goes), as long as the terms' line still fits under them.
+        wide = cells * factor + 4 * SIGN_ROOM
+        high = max(matrix.height, x.height)
+        top = max(room.bottom + high + TERMS_ROOM, room.top - (room.height - high) / 2)
+        x.move_to((room.left + (room.width - wide) / 2, top, 0), aligned_edge=UP + LEFT)
         joined_entries, w_o_entries = w.joined[-1], w.w_o
         assert w_o_entries is not None
         pairs = [
@@ -308,7 +316,7 @@ class Heads(LessonScene):
             w.mixed[-1],
             joined @ np.array(w_o),  # shades its cells only: the numbers are w.mixed's
             colour=style.VALUE,
-            width=RIGHT_X - LEFT_X - 0.3,
+            width=room.right - x.get_left()[0],
         )
 
     def w_o_label(self, product: MatVec) -> Mobject:

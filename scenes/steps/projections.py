@@ -27,21 +27,22 @@ from attention_core.worked import MatVec as WorkedProduct
 from scenes import style
 from scenes.base import LessonScene
 from scenes.helpers import column_header, math, token_names
+from scenes.layout import HEADING, SAFE
 from scenes.toolkit.focus import Focus
 from scenes.toolkit.matvec import MatVec, WeightMatrix, factors
 from scenes.toolkit.vectors import CELL_GAP, VectorCells, cell_width
 
 __all__ = ["Projections"]
 
-LEFT_X, RIGHT_X = -6.6, 6.6
-HEADER_Y = 2.15  # the table's column headers, under the heading
-ROWS_TOP, ROWS_BOTTOM = 1.9, 0.0  # the tokens' rows
-TABLE_DROP = 1.4  # how far below its place the table first shows, alone
+ROOM = SAFE.below(HEADING.bottom)
+"""The stage and the lower band as one: the table at the top, the working band under it."""
+HEADER_ROOM = 0.35  # the table's column headers' line
 MAX_PITCH = 0.6
+CELL_SHARE = 0.8  # of a row's pitch, its cells' height
+TABLE_GAP = 0.25  # between the table's last row and the working band
+INDENT = 0.3  # the working's x, in from the band's left
 NAME_WIDTH = 1.3
 COLUMN_GAP = 0.45  # between the table's vector columns
-BAND_TOP = -0.4  # the working band: the head's matrices and one product at a time
-FLOOR = -3.85
 LABEL_DROP = 0.4  # from a matrix's label down to its top row
 TERMS_ROOM = 0.95  # under the working's matrix: its terms' line
 MATRIX_GAP = 0.5
@@ -84,7 +85,9 @@ class Projections(LessonScene):
         """The heading comes in with the tokens and their embeddings."""
         rows = [VGroup(n, x) for n, x in zip(self.names, self.embeddings, strict=True)]
         self.table = VGroup(self.headers["token"], self.headers["x"], *rows)
-        self.table.shift(DOWN * TABLE_DROP)  # alone, mid-frame; it rises when the matrices come
+        # Alone, the table sits in the middle of the room; it rises when the matrices come.
+        self.table_drop = max(0.0, self.table.get_y() - ROOM.y)
+        self.table.shift(DOWN * self.table_drop)
         caption = self.caption("projections.caption.embeddings")
         self.open_with_heading(
             caption,
@@ -99,7 +102,7 @@ class Projections(LessonScene):
             head=self.heads[h].number,
         )
         with self.beat(caption):
-            self.play(self.table.animate.shift(UP * TABLE_DROP), run_time=style.FAST)
+            self.play(self.table.animate.shift(UP * self.table_drop), run_time=style.FAST)
             self.play(
                 FadeIn(self.matrices, shift=UP * 0.2),
                 FadeIn(VGroup(*(self.headers[r] for r in ROLES)), self.head_tag),
@@ -120,7 +123,10 @@ class Projections(LessonScene):
             )
         first = product.results[0]
         caption = self.caption("projections.caption.first", entry=first)
-        with self.beat(caption), Focus(self, product, frame=[product], marked=[]):
+        # In close-up, the line x · W = r (its terms' line, gone by the rest, left out of the
+        # picture's middle): the matrix's foot stays in the picture's lower third.
+        framed = [product.x, product.matrix, product.result]
+        with self.beat(caption), Focus(self, product, frame=framed, marked=[]):
             product.show_entry(self, 0, run_time=2 * style.SLOW)
         if len(product.results) > 1:
             caption = self.caption(
@@ -229,7 +235,7 @@ class Projections(LessonScene):
             **{r: math(r, colour=COLOURS[r]) for r in ROLES},
         }
         least = [self.headers[c].width + CELL_GAP for c in ("x", *ROLES)]  # a header's room
-        room = RIGHT_X - LEFT_X - NAME_WIDTH - COLUMN_GAP * len(counts)
+        room = ROOM.width - NAME_WIDTH - COLUMN_GAP * len(counts)
         self.pitch = min(natural + CELL_GAP, room / sum(counts))
         narrow = [c * self.pitch < h for c, h in zip(counts, least, strict=True)]
         if sum(max(c * self.pitch, h) for c, h in zip(counts, least, strict=True)) > room:
@@ -239,9 +245,15 @@ class Projections(LessonScene):
         columns = [max(c * self.pitch, h) for c, h in zip(counts, least, strict=True)]
         spare = room - sum(columns)  # widens the gaps, up to a cell's width each
         gap = COLUMN_GAP + min(self.pitch, spare / len(counts))
-        self.row_pitch = min(MAX_PITCH, (ROWS_TOP - ROWS_BOTTOM) / n)
-        self.cell_height = self.row_pitch * 0.8
-        lefts, x = [], LEFT_X + NAME_WIDTH + gap
+        # The rows and the band's matrix (d_model rows of the same cells) share the room's
+        # height, so that the band needs no shrinking to fit under the table.
+        d_model = counts[0]
+        fixed = HEADER_ROOM + TABLE_GAP + LABEL_DROP + TERMS_ROOM + d_model * CELL_GAP
+        self.row_pitch = min(MAX_PITCH, (ROOM.height - fixed) / (n + CELL_SHARE * d_model))
+        self.cell_height = self.row_pitch * CELL_SHARE
+        self.rows_top = ROOM.top - HEADER_ROOM
+        self.band = ROOM.below(self.rows_top - n * self.row_pitch - TABLE_GAP)
+        lefts, x = [], ROOM.left + NAME_WIDTH + gap
         for column in columns:
             lefts.append(x)
             x += column + gap
@@ -257,25 +269,29 @@ class Projections(LessonScene):
         ]
         self.names = token_names(lesson.tokens, width=NAME_WIDTH, height=self.row_pitch * 0.9)
         for i, name in enumerate(self.names):
-            name.move_to((LEFT_X, self.row_y(i), 0), aligned_edge=LEFT)
-        self.headers["token"].move_to((LEFT_X, HEADER_Y, 0), aligned_edge=LEFT)
+            name.move_to((ROOM.left, self.row_y(i), 0), aligned_edge=LEFT)
+        header_y = ROOM.top - HEADER_ROOM / 2
+        self.headers["token"].move_to((ROOM.left, header_y, 0), aligned_edge=LEFT)
         for part in ("x", *ROLES):
-            self.headers[part].move_to((self.lefts[part], HEADER_Y, 0), aligned_edge=LEFT)
+            self.headers[part].move_to((self.lefts[part], header_y, 0), aligned_edge=LEFT)
         self.cells = self.head_cells(0)
         self.band_scale = self.fitting_band(counts)
+        # The band's matrices and working, in the middle of the band where it has room left.
+        tall = LABEL_DROP + d_model * (self.cell_height + CELL_GAP) * self.band_scale + TERMS_ROOM
+        self.band_top = self.band.top - max(0.0, self.band.height - tall) / 2
         self.matrices = self.head_matrices(0)
         self.head_tag = self.tag(0)
 
     def fitting_band(self, counts: Sequence[int]) -> float:
         """How much the band's matrices and working shrink so that the working (x · W = r)
         and the three matrices fit side by side, and a matrix with its terms' line fits
-        between the band's top and the floor."""
+        in the band."""
         d_model, columns = counts[0], counts[1:]
         gap = len(ROLES) * MATRIX_GAP + 4 * SIGN_ROOM
         wide = (d_model + 2 * max(columns) + sum(columns)) * self.pitch
         tall = d_model * (self.cell_height + CELL_GAP)
-        high = BAND_TOP - LABEL_DROP - FLOOR - TERMS_ROOM
-        return min(1.0, (RIGHT_X - LEFT_X - 0.3 - gap) / wide, high / tall)
+        high = self.band.height - LABEL_DROP - TERMS_ROOM
+        return min(1.0, (ROOM.width - INDENT - gap) / wide, high / tall)
 
     def head_cells(self, h: int) -> dict[str, list[VectorCells]]:
         """Head h's q, k and v of every token, each in its place in the table."""
@@ -310,7 +326,7 @@ class Projections(LessonScene):
             matrices.add(VGroup(label, matrix))
             matrices.parts[r] = matrix
         matrices.arrange(RIGHT, buff=MATRIX_GAP, aligned_edge=UP)
-        matrices.move_to((RIGHT_X, BAND_TOP, 0), aligned_edge=UP + RIGHT)
+        matrices.move_to((ROOM.right, self.band_top, 0), aligned_edge=UP + RIGHT)
         return matrices
 
     def tag(self, h: int) -> Mobject:
@@ -338,7 +354,7 @@ class Projections(LessonScene):
                 embedding_of(self.lesson.tokens[t]), self.embedding(t), style.TEXT, "x", t
             )
             x.scale(self.band_scale)
-            x.move_to((LEFT_X + 0.3, BAND_TOP - LABEL_DROP, 0), aligned_edge=UP + LEFT)
+            x.move_to((ROOM.left + INDENT, self.band_top - LABEL_DROP, 0), aligned_edge=UP + LEFT)
         matrix = self.matrix(h, role)
         room = self.matrices.get_left()[0] - MATRIX_GAP - x.get_left()[0]
         return MatVec(
@@ -353,7 +369,7 @@ class Projections(LessonScene):
         )
 
     def row_y(self, row: int) -> float:
-        return ROWS_TOP - self.row_pitch * (row + 0.5)
+        return self.rows_top - self.row_pitch * (row + 0.5)
 
     def peak_of(self, column: str) -> float:
         """The size that shades fullest in a column: the embeddings', or the role's."""

@@ -7,7 +7,6 @@ from typing import Any
 from manim import (
     DOWN,
     LEFT,
-    ORIGIN,
     RIGHT,
     UP,
     AnimationGroup,
@@ -31,11 +30,10 @@ from scenes.timing import lesson_minutes
 
 __all__ = ["Step1Title"]
 
+# The title card hangs from the top of the title-safe area; the question and the tokens it
+# looks at take the lower band, the question at its top and the chips on its foot.
 WIDTH = layout.SAFE.width  # the widest any line may be
-TITLE_TOP = 3.2
-QUESTION_Y = -0.75
 QUESTION_GAP = 0.45  # at least this far below the line above it
-CHIPS_Y = -2.75
 CHIP_HEIGHT = 0.75
 CHIP_PAD = 0.45  # label to chip or question frame, each side
 MIN_FAN = 1.0  # the shortest the query's arrows may be
@@ -82,12 +80,12 @@ class Step1Title(LessonScene):
             lesson.promise, WIDTH * 0.85, size=style.BODY_SIZE, colour=style.MUTED, centred=True
         )
         self.title_block = VGroup(series, title, promise).arrange(DOWN, buff=0.4)
-        self.title_block.move_to(UP * (TITLE_TOP - self.title_block.height / 2))
+        layout.SAFE.place(self.title_block, UP)
         # Laid out now, shown last: the question below must clear it.
         self.meta = self.meta_line().next_to(self.title_block, DOWN, buff=0.4)
         # Alone, the title card sits in the middle of the frame; it rises when the question comes.
         self.title_top = self.title_block.get_center()
-        self.title_block.move_to(ORIGIN)
+        layout.SAFE.place(self.title_block)
         with self.beat(
             self.caption("title.caption.promise", title=lesson.title, promise=lesson.promise)
         ):
@@ -179,10 +177,9 @@ class Step1Title(LessonScene):
         row = self.chip_row()
         if row is not None:
             self.query_mob = self.question_box(WIDTH * 0.8)
-            self.query_mob.move_to(UP * min(QUESTION_Y, top - self.query_mob.height / 2))
-            lowest = bottom + CHIP_HEIGHT / 2
-            below_question = self.query_mob.get_bottom()[1] - MIN_FAN - CHIP_HEIGHT / 2
-            self.chips = row.move_to(UP * max(lowest, min(CHIPS_Y, below_question)))
+            question_y = min(layout.LOWER.top, top - self.query_mob.height / 2)
+            self.query_mob.move_to([layout.SAFE.x, question_y, 0])
+            self.chips = row.move_to([layout.SAFE.x, bottom + CHIP_HEIGHT / 2, 0])
             self.fan_start = self.query_mob.get_bottom()
             self.fan_end = lambda chip: chip.get_top()
             return
@@ -194,11 +191,13 @@ class Step1Title(LessonScene):
         )
         column.arrange(DOWN, buff=COLUMN_GAP, aligned_edge=LEFT)
         fit(column, WIDTH / 2 - MIN_FAN, top - bottom)
-        self.chips = column.move_to([MIN_FAN / 2, (top + bottom) / 2, 0], aligned_edge=LEFT)
+        self.chips = column.move_to(
+            [layout.SAFE.x + MIN_FAN / 2, (top + bottom) / 2, 0], aligned_edge=LEFT
+        )
         self.query_mob = fit(self.question_box(WIDTH / 2 - MIN_FAN), WIDTH / 2, top - bottom)
         half = self.query_mob.height / 2  # level with the chips, inside the room they share
         y = min(max(self.chips.get_y(), bottom + half), top - half)
-        self.query_mob.move_to([-MIN_FAN / 2, y, 0], aligned_edge=RIGHT)
+        self.query_mob.move_to([layout.SAFE.x - MIN_FAN / 2, y, 0], aligned_edge=RIGHT)
         self.fan_start = self.query_mob.get_right()
         self.fan_end = lambda chip: chip.get_left()
 
