@@ -10,6 +10,7 @@ from attention_core.meaning import Meaning, meaning
 from attention_core.worked import Worked
 from scenes import style
 from scenes.helpers import column_header, fit, labelled, level_with, math, token_names
+from scenes.layout import STAGE
 from scenes.toolkit.figures import Figure, figure
 from scenes.toolkit.vectors import CELL_GAP, CELL_HEIGHT, VectorCells, cell_width
 
@@ -24,7 +25,7 @@ def _texts(mob: VMobject) -> list[str]:
     )
 
 
-LEFT_X, RIGHT_X = -6.6, 6.6
+LEFT_X, RIGHT_X = STAGE.left, STAGE.right  # the stage's width: its texts inside title-safe
 HEADER_Y = 1.5
 ROWS_TOP, ROWS_BOTTOM = 1.25, -1.0
 MAX_ROW_HEIGHT = 0.62
@@ -69,6 +70,8 @@ class ScoreTable(VGroup):
         self.headers["key"].move_to((self.key_left, HEADER_Y, 0), aligned_edge=LEFT)
         for column, x in zip(("dot", "divisor", "score"), self.number_x, strict=True):
             self.headers[column].move_to((x, HEADER_Y, 0))
+            overhang = self.headers[column].get_right()[0] - RIGHT_X
+            self.headers[column].shift(LEFT * max(0.0, overhang))  # a long word ends at the edge
         peak = float(max(abs(x) for v in (a.query, *a.keys) for x in v))  # as the query's
         self.names = token_names(tokens, width=token_width, height=self.row_height * 0.95)
         self.keys: list[VectorCells] = []
