@@ -12,8 +12,8 @@ from manim import MovingCamera, Rectangle, Square, config, tempconfig
 from publish.beats.state import digest
 from scenes.base import LessonScene
 from scenes.beat import BeatTiming
-from scenes.manim_internals import beat_renderer, clip_renderer, undrawn_renderer
 from scenes.composition import TITLE_SAFE, contains
+from scenes.manim_internals import beat_renderer, clip_renderer, undrawn_renderer
 from scenes.probe import CameraFrame, box_of
 from scenes.toolkit.focus import DIM, RESTED, Focus, framing, opacities
 
@@ -131,6 +131,25 @@ class Straddling(LessonScene):
             self.wait(0.1)
 
 
+class BesideAResult(LessonScene):
+    """A square worked out in close-up; a result already worked out at the close-up's edge."""
+
+    slug = "beside_a_result"
+
+    def construct(self) -> None:
+        self.worked_out = Square(0.8, fill_opacity=0.6)
+        self.done = Square(0.8, fill_opacity=0.6).move_to([-4.0, 0, 0])
+        with self.beat("One."):
+            self.add(self.worked_out, self.done)
+            with Focus(self, self.worked_out, results=[self.done], frame=[self.worked_out]):
+                self.during = {id(self.done): opacities(self.done)}
+
+
+def test_a_result_the_close_up_would_cut_leaves_it_too() -> None:
+    scene = _ran(BesideAResult)
+    assert _fill(scene.during, scene.done) == 0.0
+
+
 def test_a_focus_left_open_across_a_beat_is_refused() -> None:
     with pytest.raises(RuntimeError, match="inside one beat"):
         _ran(Straddling)
@@ -147,9 +166,9 @@ def test_framing_keeps_the_frames_shape_and_stays_inside_it() -> None:
     assert framing([Square(7.5)]) == whole
 
 
-def test_a_wide_close_up_holds_what_it_frames_in_its_title_safe_area() -> None:
-    """Past about 10 units wide, title-safe's inset of a close-up is more than the margin."""
-    wide = Rectangle(width=10.5, height=0.5)
+def test_a_close_up_holds_a_wide_detail_inside_its_title_safe_area() -> None:
+    # 10.5 wide: half a unit either side is less than the 5 % a picture that wide keeps clear
+    wide = Rectangle(width=10.5, height=1.5).move_to([0, -2.5, 0])
     view = framing([wide])
     assert view.closer
     assert contains(view.inner(TITLE_SAFE), box_of(wide))

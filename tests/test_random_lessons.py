@@ -12,11 +12,12 @@ from hypothesis import strategies as st
 
 from attention_core import LIMITS, LessonError, parse_lesson
 from scenes import SCENES, LessonScene
-from scenes.composition import composition
+from scenes.composition import MIN_NUMBER_PX, composition
 from scenes.probe import run_dry
+from scenes.steps.score import Step3Score
 from scenes.timing import length_arguments
 
-from .lessons import lesson_data
+from .lessons import default_data, lesson_data
 from .scene_checks import layout_problems, stray_numbers
 
 EXAMPLES = int(os.environ.get("RANDOM_LESSONS", "6"))
@@ -73,3 +74,29 @@ def test_random_lessons_show_right_numbers_in_a_clean_layout(
     composed = composition(probe)  # at every rest, in the camera's frame (#37)
     assert composed.shapes_outside == ()
     assert composed.overlaps == ()
+
+
+def wide_query_lesson() -> dict[str, Any]:
+    """Four tokens and a query of eight entries, some of them wide: the query and its dₖ take
+    most of the line the question shares with them (drawn as the strategy above draws)."""
+    data = default_data()
+    data["query"] = [0.01, -12.25, 0.5, -1, 0.01, 0.5, -0.01, 0]
+    data["tokens"] = [
+        {"text": f"token number {i}", "short": f"t{i}", "key": [0.25 * (i + 1)] * 8, "value": [1]}
+        for i in range(4)
+    ]
+    data["answers"] = [1]
+    data["rival"] = {"text": "the rival", "short": "r", "key": [0.25] * 8, "value": [1]}
+    data["quiz"] = {"filler_score": -4, "bonus_filler_score": -7}
+    return data
+
+
+@pytest.mark.lessons
+def test_a_wide_query_leaves_the_scores_dk_its_size() -> None:
+    """Step 3 once squeezed the question into the width the query left beside it, a word a
+    line, then fitted the whole line to its height: its "dₖ = 8" came out 6 px tall."""
+    lesson = parse_lesson(wide_query_lesson())
+    probe = run_dry(Step3Score, lesson, **length_arguments(Step3Score, MINUTES))
+    d_k = [n.px for n in composition(probe).numbers if n.text == "8"]
+    assert d_k
+    assert min(d_k) >= MIN_NUMBER_PX

@@ -26,6 +26,7 @@ from attention_core.worked import Grid, GridRow
 from scenes import style
 from scenes.base import LessonScene
 from scenes.helpers import column_header, fit, inline, labelled, math, meaning_of
+from scenes.layout import LOWER, STAGE, Region
 from scenes.toolkit.dot_product import DotProduct, column_gap
 from scenes.toolkit.figures import FigureVector, figure
 from scenes.toolkit.focus import Focus
@@ -42,18 +43,14 @@ __all__ = [
     "value_columns",
 ]
 
-LEFT_X, RIGHT_X = -6.6, 6.6
-GRID_TOP = 2.15  # under the heading, a clear gap below it (what frame_usage takes for its end)
+HEADING_GAP = 0.3  # between the heading and the axis names over the grid
 AXIS_ROOM = 0.4  # above the grid's names: which way it reads (QUERY, KEY)
 AXIS_GAP = 0.15
 GRID_WIDTH = 8.4  # the most the grid takes; the outputs get what it leaves
-GRID_HEIGHT = 3.55
 OUTPUT_GAP = 0.5  # the grid's last column to the outputs
-WORK_TOP = -1.75  # the working of one cell, under the grid
-FLOOR = -3.8
-WORK_LEFT = -5.9  # right of the q and k labels
+LABEL_ROOM = 0.7  # left of the working: the q and k labels
 WORK_CELL_HEIGHT = 0.55
-FITTING_ROUNDS = 4
+FITTING_ROUNDS = 12  # halvings of the query's scale: to within 0.03 %
 VALUE_GAP = 0.35  # the grid's last row to the values under it
 VALUE_CELL = 0.45  # the tallest a value's cell may be
 VALUE_CELL_GAP = 0.06
@@ -79,7 +76,9 @@ def shown_grid(scene: LessonScene) -> Grid:
 
 def attention_grid(scene: LessonScene) -> CellGrid:
     """The lesson's grid of cells, laid out for every number the all-queries and mask steps
-    put in it; both steps build it alike, so the mask opens where all-queries ended."""
+    put in it, in the stage under its axis names; the grid and the outputs right of it are
+    centred across the stage. Both steps build it alike, so the mask opens where all-queries
+    ended."""
     grid, masked = scene.worked.open_grid, scene.worked.grid
     tokens = scene.lesson.tokens
     widest = [
@@ -91,17 +90,22 @@ def attention_grid(scene: LessonScene) -> CellGrid:
     ]
     colours = [style.token_colour(i) for i in range(len(tokens))]
     names = [t.short for t in tokens]
-    return CellGrid(
+    top = STAGE.top - HEADING_GAP - AXIS_ROOM
+    cells = CellGrid(
         names,
         names,
         colour=style.QUERY,
         widest=widest,
-        corner=(LEFT_X, GRID_TOP - AXIS_ROOM),
-        width=GRID_WIDTH,
-        height=GRID_HEIGHT - AXIS_ROOM,
+        corner=(STAGE.left, top),
+        width=min(GRID_WIDTH, STAGE.width),
+        height=top - STAGE.bottom,
         row_colours=colours,
         column_colours=colours,
     )
+    outputs = [output_vectors(cells, g.rows) for g in (grid, masked)]
+    right = max(v.get_right()[0] for vectors in outputs for v in vectors)
+    across = max(0.0, (STAGE.right - right) / 2)
+    return cells.shift(RIGHT * across + DOWN * (cells.get_bottom()[1] - STAGE.bottom) / 2)
 
 
 def axis_labels(scene: LessonScene, grid: CellGrid) -> VGroup:
@@ -111,10 +115,21 @@ def axis_labels(scene: LessonScene, grid: CellGrid) -> VGroup:
     top = grid.column_labels.get_top()[1] + AXIS_GAP
     columns.move_to((grid.cells.get_left()[0], top, 0), aligned_edge=DOWN + LEFT)
     rows.move_to((grid.cells.get_left()[0] - AXIS_GAP, top, 0), aligned_edge=DOWN + RIGHT)
-    if rows.get_left()[0] < LEFT_X:  # short names, a long word: both slide right to fit
-        rows.shift(RIGHT * (LEFT_X - rows.get_left()[0]))
+    if rows.get_left()[0] < STAGE.left:  # short names, a long word: both slide right to fit
+        rows.shift(RIGHT * (STAGE.left - rows.get_left()[0]))
         columns.shift(RIGHT * max(0.0, rows.get_right()[0] + 2 * AXIS_GAP - columns.get_left()[0]))
     return VGroup(rows, columns)
+
+
+def output_vectors(grid: CellGrid, rows: Sequence[GridRow]) -> VGroup:
+    """Each row's output as a vector, right of the grid, level with its row."""
+    left = grid.cells.get_right()[0] + OUTPUT_GAP
+    outputs = VGroup()
+    for i, row in enumerate(rows):
+        vector = FigureVector(row.output_entries, colour=style.VALUE)
+        fit(vector, STAGE.right - left, grid.cell_height * 0.7)
+        outputs.add(vector.move_to((left, grid.boxes[i][0].get_y(), 0), aligned_edge=LEFT))
+    return outputs
 
 
 def output_column(
@@ -122,13 +137,8 @@ def output_column(
 ) -> tuple[VGroup, VGroup]:
     """The ``OUTPUT`` header and each row's output, right of the grid: ``(header, outputs)``."""
     header = column_header(scene.say("common.word.output"), colour=style.VALUE)
-    left = grid.cells.get_right()[0] + OUTPUT_GAP
-    outputs = VGroup()
-    for i, row in enumerate(rows):
-        vector = FigureVector(row.output_entries, colour=style.VALUE)
-        fit(vector, RIGHT_X - left, grid.cell_height * 0.7)
-        outputs.add(vector.move_to((left, grid.boxes[i][0].get_y(), 0), aligned_edge=LEFT))
-    header.move_to((left, grid.column_labels.get_y(), 0), aligned_edge=LEFT)
+    outputs = output_vectors(grid, rows)
+    header.move_to((outputs.get_left()[0], grid.column_labels.get_y(), 0), aligned_edge=LEFT)
     names = [str(label.original_text) for label in grid.row_labels]
     vectors = [str(vector.original_text) for vector in outputs]
     said = meaning("describe.line.outputs", rows=labelled(names, vectors))
@@ -143,7 +153,7 @@ def value_columns(grid: CellGrid, data: Grid) -> tuple[VGroup, VMobject]:
     peak = float(abs(values).max())
     top = grid.cells.get_bottom()[1] - VALUE_GAP
     slots = len(rows[0].values)
-    height = min(VALUE_CELL, (top - FLOOR) / slots - VALUE_CELL_GAP)
+    height = min(VALUE_CELL, (top - LOWER.bottom) / slots - VALUE_CELL_GAP)
     columns = VGroup()
     for j, row in enumerate(rows):
         cells = VectorCells(
@@ -261,13 +271,15 @@ class AllQueries(LessonScene):
         )
         self.budgets = VGroup()
         row = [self.grid.row_labels[0], self.grid.row(0), self.row_entries(0)]
-        with self.beat(caption), Focus(self, *row, frame=row, marked=[]):
-            self.spread([0])
+        budgets = self.budget_marks([0])
+        with self.beat(caption), Focus(self, *row, frame=[*row, *budgets], marked=[]):
+            self.spread([0], budgets)
 
     def softmax_rest(self) -> None:
         caption = self.caption("all_queries.caption.softmax_rest", budget=self.worked.budget)
+        rows = list(range(1, len(self.data.cells)))
         with self.beat(caption):
-            self.spread(list(range(1, len(self.data.cells))))
+            self.spread(rows, self.budget_marks(rows))
 
     def output_first(self) -> None:
         rows = self.data.rows
@@ -333,9 +345,15 @@ class AllQueries(LessonScene):
         cells = {(i, j): entry for i, line in enumerate(new) for j, entry in enumerate(line)}
         self.play(*grid.turn_into(cells), run_time=run_time)
 
-    def spread(self, rows: list[int]) -> None:
+    def budget_marks(self, rows: list[int]) -> list[VMobject]:
+        """Each row's total of 100%, beside it."""
+        grid = self.grid
+        budgets = [grid.beside(figure(self.worked.budget, colour=style.MUTED), i) for i in rows]
+        return [fit(b, 1.2, grid.cell_height * 0.7) for b in budgets]
+
+    def spread(self, rows: list[int], fit_all: list[VMobject]) -> None:
         """Those rows' scores become their shares, each cell shaded by its weight; each row's
-        total of 100% appears beside it."""
+        total of 100% (``fit_all``) appears beside it."""
         grid, data = self.grid, self.data
         weights = data.attention.weights
         new = {
@@ -343,8 +361,6 @@ class AllQueries(LessonScene):
             for i in rows
             for j in range(len(weights))
         }
-        budgets = [grid.beside(figure(self.worked.budget, colour=style.MUTED), i) for i in rows]
-        fit_all = [fit(b, 1.2, grid.cell_height * 0.7) for b in budgets]
         self.play(
             *grid.turn_into(new),
             *(
@@ -383,19 +399,40 @@ class AllQueries(LessonScene):
             peak=self.peak,
             size=style.WORKING_SIZE,
         )
-        self.query.move_to((WORK_LEFT, WORK_TOP, 0), aligned_edge=UP + LEFT)
-        for _ in range(FITTING_ROUNDS):  # the gaps between lines do not shrink with the type
+        work = self.work_area
+        self.query.move_to((work.left, work.top, 0.0), aligned_edge=UP + LEFT)
+
+        def fits(scale: float) -> bool:
+            factor = scale * self.query.natural_width / self.query.width
+            self.query.scale(factor, about_point=self.query.get_corner(UP + LEFT))
             span = VGroup(self.query, *(self.working(i, j) for j in range(len(rows))))
-            factor = min(1.0, (WORK_TOP - FLOOR) / span.height, (RIGHT_X - WORK_LEFT) / span.width)
-            if factor == 1.0:
-                break
-            self.query.scale(factor * 0.98, about_point=self.query.get_corner(UP + LEFT))
+            return span.width <= work.width and span.height <= work.height
+
+        if not fits(1.0):
+            # Not in proportion: the gaps between lines do not shrink with the type, and a
+            # division goes beside its sum once the sum is narrow enough.
+            fitting, too_big = 0.0, 1.0
+            for _ in range(FITTING_ROUNDS):
+                middle = (fitting + too_big) / 2
+                fitting, too_big = (middle, too_big) if fits(middle) else (fitting, middle)
+            fits(fitting)
+        # The first cell's working about the band's middle (as far as the widest lets it).
+        works = VGroup(*(self.working(i, j) for j in range(len(rows))))
+        span = VGroup(self.query, works)
+        room = work.right - span.get_right()[0]
+        across = max(work.left - span.get_left()[0], min(LOWER.x - works[0].get_x(), room))
+        self.query.shift(RIGHT * across + DOWN * (span.get_y() - work.y))
+
+    @property
+    def work_area(self) -> Region:
+        """Where a cell's working goes: the lower band, right of its labels."""
+        return LOWER.right_of(LOWER.left + LABEL_ROOM)
 
     def working(self, i: int, j: int) -> DotProduct:
         data = self.data
         cell, key = data.cells[i][j], data.rows[j]
         pair = Pair(key.of, key.key_entries, cell.factors, cell.dot, cell.score)
-        return DotProduct(self.query, self.worked, pair, width=RIGHT_X - WORK_LEFT)
+        return DotProduct(self.query, self.worked, pair, width=self.work_area.width)
 
     def name(self, i: int) -> str:
         return self.lesson.tokens[i].short

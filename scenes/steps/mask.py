@@ -19,6 +19,7 @@ from manim import (
 from scenes import style
 from scenes.base import LessonScene
 from scenes.helpers import column_header, fit, math, text
+from scenes.layout import LOWER
 from scenes.steps.all_queries import attention_grid, axis_labels, output_column, value_columns
 from scenes.toolkit.figures import Figure
 from scenes.toolkit.focus import Focus
@@ -27,8 +28,7 @@ from scenes.toolkit.grid import heat
 __all__ = ["Mask"]
 
 FUTURE = 0.3  # opacity of what the first token cannot see: words not written yet
-FORMULA_Y = -2.1  # the scores plus the mask, under the grid
-NOTE_Y = -3.2  # the rule, under that
+NOTE = LOWER.rows(1, 1)[1]  # the rule: the lower band's lower half (the formula goes over it)
 
 
 class Mask(LessonScene):
@@ -102,7 +102,7 @@ class Mask(LessonScene):
     def state_rule(self) -> None:
         grid = self.grid
         rule = text(self.say("mask.line.rule"), size=style.BODY_SIZE)
-        fit(rule, 13.2).move_to((0, NOTE_Y, 0))
+        NOTE.place(NOTE.fit(rule))
         self.rule = rule
         hidden = VGroup(*(grid.boxes[i][j] for i, j in self.hidden))
         with self.beat(self.caption("mask.caption.rule")):
@@ -123,7 +123,8 @@ class Mask(LessonScene):
         grid, cells = self.grid, self.masked.cells
         plus_m = math(r"\frac{Q K^{\top}}{\sqrt{d_k}}", "+", "M")
         plus_m[2].set_color(style.RIVAL)
-        plus_m.move_to((grid.cells.get_x(), FORMULA_Y, 0))
+        under = (grid.cells.get_bottom()[1] + self.rule.get_top()[1]) / 2  # between the two
+        plus_m.move_to((grid.cells.get_x(), under, 0))
         self.plus_m = plus_m
         new = {
             (i, j): grid.number(i, j, cells[i][j].score, colour=style.MUTED) for i, j in self.hidden

@@ -13,30 +13,28 @@ from manim import (
     LaggedStart,
     TransformFromCopy,
     VGroup,
+    VMobject,
 )
 
 from attention_core import SCALING_SECTION
 from scenes import style
 from scenes.base import LessonScene
 from scenes.helpers import balanced_paragraph, fit, inline, math, text
+from scenes.layout import LOWER, STAGE, Region
 from scenes.toolkit.dot_product import DotProduct, column_gap
 from scenes.toolkit.figures import figure
 from scenes.toolkit.focus import Focus
-from scenes.toolkit.score_table import LEFT_X, RIGHT_X, ScoreTable
+from scenes.toolkit.score_table import ScoreTable
 from scenes.toolkit.vectors import VectorCells, cell_width
 
 __all__ = ["Step3Score"]
 
-WIDTH = RIGHT_X - LEFT_X
-QUESTION_TOP = 2.45  # just under the heading's descenders
-QUESTION_HEIGHT = 0.7  # two lines of small type, clear of the table's header
-QUESTION_GAP = 0.6
-WORK_TOP = -1.4  # the query's cells, with the key's and the working under them
-WORK_LEFT = -5.9  # right of the q and k labels
-FLOOR = -3.8  # the working's lowest line stays above this
-FITTING_ROUNDS = 4
+QUESTION_GAP = 0.6  # between the question and the query beside it
+QUESTION_ROOM = 0.35  # of the stage's width, the least a question wrapped beside the query gets
+LINE_GAP = 0.06  # between the question and the query under it, and the query and the table
+LABEL_ROOM = 0.7  # left of the working: the q and k labels
+FITTING_ROUNDS = 12  # halvings of the query's scale: to within 0.03 %
 WORK_CELL_HEIGHT = 0.62
-NOTE_Y = -2.6  # the caveat, and later the reason for ÷ √dₖ, in the working's place
 
 
 class Step3Score(LessonScene):
@@ -61,26 +59,13 @@ class Step3Score(LessonScene):
 
     def show_heading(self) -> None:
         """The heading comes in with the question, the query and the toy setup's caveat."""
-        lesson = self.lesson
-        question = text(lesson.question, size=style.BODY_SIZE)
-        self.query_text = figure(self.worked.query, colour=style.QUERY)
-        d_k = inline(
-            math(r"d_k =", colour=style.MUTED), figure(self.worked.d_k, colour=style.MUTED)
-        )
-        query_line = inline(math("q =", colour=style.QUERY), self.query_text, d_k, buff=0.25)
-        d_k.shift(RIGHT * 0.3)
-        room = WIDTH - QUESTION_GAP - query_line.width
-        if question.width > room:  # a long question wraps rather than shrinking the query
-            question = balanced_paragraph(lesson.question, room, size=style.SMALL_SIZE)
-        line = VGroup(question, query_line).arrange(RIGHT, buff=QUESTION_GAP)
-        fit(line, WIDTH, QUESTION_HEIGHT)
-        line.shift([LEFT_X - line.get_left()[0], QUESTION_TOP - line.get_top()[1], 0])
+        line = self.question_line(STAGE.above(self.table.get_top()[1] + LINE_GAP))
         self.caveat = balanced_paragraph(
             self.say("score.line.caveat", d_k=self.worked.d_k),
-            WIDTH,
+            LOWER.width,
             colour=style.MUTED,
         )
-        self.caveat.move_to([0, NOTE_Y, 0])
+        LOWER.place(self.caveat)
         table = self.table
         rows = [VGroup(name, key) for name, key in zip(table.names, table.keys, strict=True)]
         self.open_with_heading(
@@ -107,23 +92,9 @@ class Step3Score(LessonScene):
             peak=self.peak,
             size=style.WORKING_SIZE,
         )
-        self.query.move_to([WORK_LEFT, WORK_TOP, 0], aligned_edge=UP + LEFT)
-        # Every row's working must fit between the table and the frame's foot; the first,
-        # centred in the frame, sets where the query sits.
-        for _ in range(FITTING_ROUNDS):  # the gaps between lines do not shrink with the type
-            works = self.workings()
-            span = VGroup(self.query, works)
-            factor = min(1.0, (WORK_TOP - FLOOR) / span.height, (RIGHT_X - WORK_LEFT) / span.width)
-            if factor == 1.0:
-                break
-            self.query.scale(factor * 0.98, about_point=self.query.get_corner(UP + LEFT))
-        works = self.workings()
-        room = RIGHT_X - works.get_right()[0]
-        self.query.shift(
-            RIGHT * max(WORK_LEFT - self.query.get_left()[0], min(-works[0].get_x(), room))
-        )
-        q_label = math("q", colour=style.QUERY).next_to(self.query, LEFT, buff=0.3)
         self.k_label = math("k", colour=style.KEY)
+        self.fit_working()
+        q_label = math("q", colour=style.QUERY).next_to(self.query, LEFT, buff=0.3)
         caption = self.caption(
             "score.caption.query",
             question=self.lesson.question,
@@ -146,8 +117,8 @@ class Step3Score(LessonScene):
     def dot_key(self, row: int, *, run_time: float) -> None:
         """q · k for one token, done to the vectors; the result travels into the table."""
         w, table = self.worked, self.table
-        work = self.working(row)
-        self.k_label.next_to(work.key, LEFT, buff=0.3).set_x(self.query.get_left()[0] - 0.45)
+        detail = self.detail(row)
+        work = detail[1]
         caption = self.caption(
             "score.caption.dot",
             token=self.lesson.tokens[row].text,
@@ -155,7 +126,6 @@ class Step3Score(LessonScene):
             root=w.root_d_k,
             score=w.before.rows[row].score,
         )
-        detail = [self.query, work, self.k_label]
         scored = [table.score(done) for done in range(row)]
         with self.beat(caption):
             if row == 0:
@@ -179,20 +149,85 @@ class Step3Score(LessonScene):
                 colour=style.QUERY,
                 bold=True,
             ),
-            balanced_paragraph(self.say("score.line.why"), WIDTH, colour=style.TEXT),
+            balanced_paragraph(self.say("score.line.why"), LOWER.width, colour=style.TEXT),
             text(
                 self.say("score.line.why_source", section=SCALING_SECTION),
                 size=style.SMALL_SIZE,
                 colour=style.MUTED,
             ),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.15)
-        fit(why, WIDTH).move_to([0, NOTE_Y, 0])
-        work_area = [m for m in self.mobjects if m.get_top()[1] < WORK_TOP + 0.05]
+        LOWER.place(LOWER.fit(why))
+        work_area = [m for m in self.mobjects if m.get_top()[1] < LOWER.top + 0.05]
         with self.beat(self.caption("score.caption.why")):
             self.play(*(FadeOut(m) for m in work_area), run_time=style.FAST)
             self.play(FadeIn(why, shift=UP * 0.2))
 
     # layout ------------------------------------------------------------------------------
+
+    def question_line(self, band: Region) -> VGroup:
+        """The question and the query with its dₖ, in ``band``: side by side where the question
+        fits beside the query (wrapped if need be), else the question on one line over the
+        query. The query keeps its size: only the question gives way to it."""
+        question: VMobject = text(self.lesson.question, size=style.BODY_SIZE)
+        self.query_text = figure(self.worked.query, colour=style.QUERY)
+        d_k = inline(
+            math(r"d_k =", colour=style.MUTED), figure(self.worked.d_k, colour=style.MUTED)
+        )
+        query_line = inline(math("q =", colour=style.QUERY), self.query_text, d_k, buff=0.25)
+        d_k.shift(RIGHT * 0.3)
+        room = band.width - QUESTION_GAP - query_line.width
+        if question.width > room and room >= QUESTION_ROOM * band.width:
+            question = balanced_paragraph(self.lesson.question, room, size=style.SMALL_SIZE)
+        if question.width <= room and question.height <= band.height:
+            return VGroup(band.place(question, LEFT), band.place(query_line, RIGHT))
+        fit(query_line, band.width)
+        question = text(self.lesson.question, size=style.SMALL_SIZE)
+        fit(question, band.width, band.height - query_line.height - LINE_GAP)
+        line = VGroup(question, query_line).arrange(DOWN, aligned_edge=LEFT, buff=LINE_GAP)
+        return band.place(line, LEFT)
+
+    @property
+    def work_area(self) -> Region:
+        """Where the working goes: the lower band, right of its labels."""
+        return LOWER.right_of(LOWER.left + LABEL_ROOM)
+
+    def fit_working(self) -> None:
+        """The query's cells as large as lets every row's working under them fit the lower
+        band, then centred in it."""
+        work = self.work_area
+        self.query.move_to((work.left, work.top, 0.0), aligned_edge=UP + LEFT)
+
+        def fits(scale: float) -> bool:
+            factor = scale * self.query.natural_width / self.query.width
+            self.query.scale(factor, about_point=self.query.get_corner(UP + LEFT))
+            span = VGroup(self.query, self.workings())
+            return span.width <= work.width and span.height <= work.height
+
+        if not fits(1.0):
+            # Not in proportion: the gaps between lines do not shrink with the type, and a
+            # division goes beside its sum once the sum is narrow enough.
+            fitting, too_big = 0.0, 1.0
+            for _ in range(FITTING_ROUNDS):
+                middle = (fitting + too_big) / 2
+                fitting, too_big = (middle, too_big) if fits(middle) else (fitting, middle)
+            fits(fitting)
+        self.centre_working()
+
+    def centre_working(self) -> None:
+        """The first row's working about the band's middle (as far as the widest lets it), the
+        whole working about the band's middle height."""
+        work, works = self.work_area, self.workings()
+        span = VGroup(self.query, works)
+        room = work.right - span.get_right()[0]
+        across = max(work.left - span.get_left()[0], min(LOWER.x - works[0].get_x(), room))
+        down = span.get_y() - work.y
+        self.query.shift(RIGHT * across + DOWN * down)
+
+    def detail(self, row: int) -> tuple[VectorCells, DotProduct, VMobject]:
+        """What a close-up of row ``row``'s working shows: the query, the working, ``k``."""
+        work = self.working(row)
+        self.k_label.next_to(work.key, LEFT, buff=0.3).set_x(self.query.get_left()[0] - 0.45)
+        return self.query, work, self.k_label
 
     def workings(self) -> VGroup:
         """Every row's dot product, laid out under the query where it stands now."""
@@ -201,7 +236,10 @@ class Step3Score(LessonScene):
 
     def working(self, row: int) -> DotProduct:
         return DotProduct(
-            self.query, self.worked, self.worked.before.rows[row], width=RIGHT_X - WORK_LEFT
+            self.query,
+            self.worked,
+            self.worked.before.rows[row],
+            width=self.work_area.width,
         )
 
     @property

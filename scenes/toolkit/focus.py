@@ -3,7 +3,8 @@
 ``with Focus(scene, *operands, results=done, frame=detail):`` inside a beat dims everything on
 screen that is not an operand (to :data:`DIM`; finished ``results`` to :data:`RESTED`), outlines
 the operands (or those ``marked``) and, given ``frame``, moves the camera in until those objects
-fill the picture (what would not sit in its title-safe area leaves it: nothing is cut off). The
+fill the picture's title-safe area (anything else it would not hold leaves, finished results
+too: nothing is cut off). The
 plays inside work the thing out at full strength; it rests a moment (:data:`REST`), and then
 the camera goes back to where it stood and every part left on screen gets back the exact
 opacity it had.
@@ -155,10 +156,11 @@ class Focus:
         others = list(_others(scene.mobjects, [*self.operands, *self.results]))
         self.shaded = [*others, *self.results]
         self.saved = {id(m): opacities(m) for m in self.shaded}
-        animations: list[Animation] = [Shade(m, factor=RESTED) for m in self.results]
-        for mob in others:  # what the closer picture's title-safe area would not hold leaves
+        animations: list[Animation] = []
+        dimmed = [*((m, RESTED) for m in self.results), *((m, DIM) for m in others)]
+        for mob, dim in dimmed:  # what the closer picture's title-safe area would not hold leaves
             cut = closer is not None and not contains(closer.inner(TITLE_SAFE), box_of(mob))
-            animations.append(Shade(mob, factor=0.0 if cut else DIM))
+            animations.append(Shade(mob, factor=0.0 if cut else dim))
         self.outlines = VGroup(
             *(
                 SurroundingRectangle(m, color=style.TEXT, buff=OUTLINE_BUFF, stroke_width=2)

@@ -9,7 +9,8 @@ from manim import LEFT, VGroup, VMobject
 from attention_core.meaning import Meaning, meaning
 from attention_core.worked import Worked
 from scenes import style
-from scenes.helpers import column_header, fit, labelled, level_with, math, token_names
+from scenes.helpers import column_header, fit, labelled, level_with, math, text, token_names
+from scenes.layout import STAGE
 from scenes.toolkit.figures import Figure, figure
 from scenes.toolkit.vectors import CELL_GAP, CELL_HEIGHT, VectorCells, cell_width
 
@@ -24,13 +25,14 @@ def _texts(mob: VMobject) -> list[str]:
     )
 
 
-LEFT_X, RIGHT_X = -6.6, 6.6
+LEFT_X, RIGHT_X = STAGE.left, STAGE.right  # the stage's width: its texts inside title-safe
 HEADER_Y = 1.5
 ROWS_TOP, ROWS_BOTTOM = 1.25, -1.0
 MAX_ROW_HEIGHT = 0.62
 NUMBER_COLUMNS = (1.4, 1.6, 1.3)  # q·k, ÷√dₖ, score: their widths, ending at RIGHT_X
 COLUMN_GAP = 0.3
 TOKEN_MIN_WIDTH = 2.2
+HEADER_ROOM = 0.3  # a number column narrowed to its contents keeps this beside its header
 
 
 class ScoreTable(VGroup):
@@ -46,18 +48,6 @@ class ScoreTable(VGroup):
         lesson, a, rows = worked.lesson, worked.before.attention, worked.before.rows
         tokens = lesson.tokens
         self.row_height = min(MAX_ROW_HEIGHT, (ROWS_TOP - ROWS_BOTTOM) / len(tokens))
-        widths = list(NUMBER_COLUMNS)
-        number_left = RIGHT_X - sum(widths)
-        key_right = number_left - COLUMN_GAP
-        room = key_right - (LEFT_X + TOKEN_MIN_WIDTH + COLUMN_GAP)
-        cell_height = min(CELL_HEIGHT, self.row_height * 0.82)
-        width = cell_width(*(r.key_entries for r in rows)) * cell_height / CELL_HEIGHT
-        pitch = min(width + CELL_GAP, room / a.d_k)
-        self.cell_width = pitch - CELL_GAP
-        key_width = pitch * a.d_k - CELL_GAP
-        self.key_left = key_right - key_width
-        token_width = self.key_left - COLUMN_GAP - LEFT_X
-        self.number_x = [number_left + sum(widths[:i]) + widths[i] / 2 for i in range(3)]
         self.headers: dict[str, VMobject] = {
             "token": column_header(lesson.words["common.word.token"]),
             "key": column_header(key_heading, colour=style.KEY),
@@ -65,10 +55,24 @@ class ScoreTable(VGroup):
             "divisor": math(r"\div \sqrt{d_k}", size=style.MATH_SIZE * 0.8, colour=style.MUTED),
             "score": column_header(lesson.words["common.word.score"]),
         }
+        cell_height = min(CELL_HEIGHT, self.row_height * 0.82)
+        width = cell_width(*(r.key_entries for r in rows)) * cell_height / CELL_HEIGHT
+        widths = self._number_widths(worked, (width + CELL_GAP) * a.d_k - CELL_GAP)
+        number_left = RIGHT_X - sum(widths)
+        key_right = number_left - COLUMN_GAP
+        room = key_right - (LEFT_X + TOKEN_MIN_WIDTH + COLUMN_GAP)
+        pitch = min(width + CELL_GAP, room / a.d_k)
+        self.cell_width = pitch - CELL_GAP
+        key_width = pitch * a.d_k - CELL_GAP
+        self.key_left = key_right - key_width
+        token_width = self.key_left - COLUMN_GAP - LEFT_X
+        self.number_x = [number_left + sum(widths[:i]) + widths[i] / 2 for i in range(3)]
         self.headers["token"].move_to((LEFT_X, HEADER_Y, 0), aligned_edge=LEFT)
         self.headers["key"].move_to((self.key_left, HEADER_Y, 0), aligned_edge=LEFT)
         for column, x in zip(("dot", "divisor", "score"), self.number_x, strict=True):
             self.headers[column].move_to((x, HEADER_Y, 0))
+            overhang = self.headers[column].get_right()[0] - RIGHT_X
+            self.headers[column].shift(LEFT * max(0.0, overhang))  # a long word ends at the edge
         peak = float(max(abs(x) for v in (a.query, *a.keys) for x in v))  # as the query's
         self.names = token_names(tokens, width=token_width, height=self.row_height * 0.95)
         self.keys: list[VectorCells] = []
@@ -98,6 +102,28 @@ class ScoreTable(VGroup):
             level_with(name.move_to((LEFT_X, y, 0), aligned_edge=LEFT), cells[0])
         self.add(*self.headers.values(), self.names, *self.keys, self.dots, self.divisors)
         self.add(self.scores)
+
+    def _number_widths(self, worked: Worked, key_width: float) -> list[float]:
+        """The q·k, ÷√dₖ and score columns' widths: :data:`NUMBER_COLUMNS`, or narrower, down to
+        what their numbers (unshrunk) and headers take, where that lets every token's full
+        text fit."""
+        rows, widths = worked.before.rows, list(NUMBER_COLUMNS)
+        shown = (
+            [figure(r.dot).width for r in rows],
+            [figure(f"÷ {worked.root_d_k}").width],
+            [figure(r.score, bold=True).width for r in rows],
+        )
+        least = [
+            min(width, max(self.headers[column].width + HEADER_ROOM, max(cells) + 0.2))
+            for width, column, cells in zip(widths, ("dot", "divisor", "score"), shown, strict=True)
+        ]
+        names = max(text(t.text, size=style.SMALL_SIZE).width for t in worked.lesson.tokens)
+        room = RIGHT_X - sum(widths) - 2 * COLUMN_GAP - key_width - LEFT_X
+        spare = sum(widths) - sum(least)
+        if not 0 < names - room <= spare:  # the names fit already, or would not even so
+            return widths
+        give = (names - room) / spare
+        return [width - (width - low) * give for width, low in zip(widths, least, strict=True)]
 
     def meant(self) -> Meaning:
         """The table as a description says it: each token's name and its key's entries."""
