@@ -167,13 +167,16 @@ class Step7Answer(ShareAnswer, LessonScene):
         ratio = formula[4].set_opacity(0)  # a part of the formula: it shows as the formula's
         # The close-up takes in what is written with the formula, where that still comes closer.
         frame = [formula, *after] if framing([formula, *after]).closer else [formula]
+        # In the time the formula took when it was written whole in close-up: a beat past its
+        # words leaves the close-up without a rest.
         with self.beat(caption):
-            self.play(MoveToTarget(self.options), run_time=style.FAST)
-            if len(before):
-                self.play(FadeIn(before, shift=UP * 0.2))
-            self.play(Write(formula), *([FadeIn(after)] if len(after) else []))
+            self.play(
+                MoveToTarget(self.options),
+                *([FadeIn(before, shift=UP * 0.2)] if len(before) else []),
+            )
+            self.play(Write(formula), *([FadeIn(after)] if len(after) else []), run_time=style.FAST)
             with Focus(self, formula, frame=frame, marked=[ratio]):
-                self.play(ratio.animate.set_opacity(1))
+                self.play(ratio.animate.set_opacity(1), run_time=style.FAST)
 
     def count_fillers(self) -> None:
         q = self.quiz
