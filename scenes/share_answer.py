@@ -76,7 +76,7 @@ def ask(cards: VGroup) -> VGroup:
     return BODY.place(BODY.fit(cards))
 
 
-def to_row(cards: VGroup, region: Region, edge: np.ndarray = UP, *, asked: bool = True) -> VGroup:
+def to_row(cards: VGroup, region: Region, edge: np.ndarray = UP, *, asked: bool = True) -> VMobject:
     """The cards' target once answered: in a row at ``region``'s ``edge`` (its top: the working
     goes under them), back at their own size where they were ``asked`` (:func:`ask`'s grid)."""
     cards.generate_target()
@@ -120,9 +120,9 @@ class ShareAnswer(_AnswerScene):
             )
             notes.add(note.next_to(card, DOWN, buff=0.25))
         BODY.place(VGroup(row, notes))
-        for note in notes:  # the outer notes, a little wider than their cards, kept inside
-            note.shift(RIGHT * max(0.0, SAFE.left - note.get_left()[0]))
-            note.shift(LEFT * max(0.0, note.get_right()[0] - SAFE.right))
+        for shown in notes:  # the outer notes, a little wider than their cards, kept inside
+            shown.shift(RIGHT * max(0.0, SAFE.left - shown.get_left()[0]))
+            shown.shift(LEFT * max(0.0, shown.get_right()[0] - SAFE.right))
         self.slips = notes
         wrong = [
             self.say(
@@ -298,14 +298,14 @@ def bar_and_labels(
             return 0.0
         return max(0.0, (slices[k].width - natural[k]) / 2 - LABEL_MARGIN)
 
-    for j, (piece, label) in enumerate(zip(slices, labels, strict=True)):
+    for j, (piece, placed) in enumerate(zip(slices, labels, strict=True)):
         if not natural[j]:
             continue
         left = piece.get_left()[0] - spare(j - 1)
         right = piece.get_right()[0] + spare(j + 1)
-        fit(label, max(right - left - LABEL_MARGIN, LABEL_MARGIN))
-        half = label.width / 2
-        label.set_x(min(max(piece.get_x(), left + half), right - half))
+        fit(placed, max(right - left - LABEL_MARGIN, LABEL_MARGIN))
+        half = placed.width / 2
+        placed.set_x(min(max(piece.get_x(), left + half), right - half))
     return VGroup(*slices, frame.move_to(slices)), labels
 
 
