@@ -20,6 +20,7 @@ from manim import (
     GrowFromEdge,
     LaggedStart,
     Mobject,
+    MoveToTarget,
     Rectangle,
     Text,
     Transform,
@@ -49,20 +50,14 @@ from scenes.helpers import (
     text,
     with_meaning,
 )
-from scenes.share_answer import ShareAnswer
-from scenes.toolkit.focus import Focus
+from scenes.layout import LOWER, SAFE, STAGE
+from scenes.share_answer import BODY, OPTION_GAP, ShareAnswer, ask, to_row
+from scenes.toolkit.focus import Focus, framing
 
 __all__ = ["Step7Answer"]
 
-LEFT_X = -6.6
-RIGHT_X = 6.6
-WIDTH = RIGHT_X - LEFT_X
-CARDS_Y = 1.8
-WHY_Y = 0.7
-ASKED_Y = 0.2  # the options while the question is open: the middle of the frame, not its top
-WORKING_DROP = 1.2  # the pull's working, under the options, until the bars need the room
-BAR_TOP = -0.05  # top of the rival's pull bar; the crowd of fillers sits under it
-CROWD_LEFT = -4.2  # bars start here at the earliest, right of their labels
+WIDTH = SAFE.width
+LABEL_SHARE = 0.18  # the bars start this share of the way across at the earliest, right of labels
 LABEL_GAP = 0.2  # at least this between a bar's label and the bar
 INLINE_GAP = 0.18  # between the pieces of a line of text and formulas, as inline() sets them
 CROWD_END_ROOM = 0.3  # room right of the bars for the dashed end mark
@@ -70,13 +65,14 @@ ROW_HEIGHT = 0.9  # the tallest either bar may be
 ROW_GAP = 0.3
 MAX_CELL = 0.7  # a filler square is never bigger than this
 MAX_CELLS = 1000  # beyond this many fillers the crowd is drawn as one block
-BONUS_GAP = 0.75  # from the crowd's bottom to the middle of the bonus line
 CODE_SIZE = 30
-BOTTOM = -3.7  # nothing goes lower
-CARD_TOP = 3.7  # the closing card fills the frame: the heading makes way for it
-CARD_BOTTOM = -3.75
 CARD_GAP = 0.4  # between the card's columns
+CARD_ROW_GAP = 0.35  # at most this between the card's rows, the room left over in its middle
+SQUEEZE = 0.95  # a reference this much smaller than the width stays on one line, shrunk to fit
 CARD_HOLD = 4.0  # the finished card stays this much longer than its caption needs: pause here
+WORKING, BONUS = LOWER.rows(1, 1)
+"""The lower band's two lines: the pull's working, which the bars above it then show, and the
+bonus under it."""
 
 
 class Step7Answer(ShareAnswer, LessonScene):
@@ -129,9 +125,11 @@ class Step7Answer(ShareAnswer, LessonScene):
     def reveal_answer(self) -> None:
         q = self.quiz
         self.heading = heading(self.kicker, self.title)
-        cards = option_cards(list(self.worked.quiz.options), width=WIDTH, height=0.8)
+        cards = option_cards(
+            list(self.worked.quiz.options), width=WIDTH, height=0.8, gap=OPTION_GAP
+        )
         self.chosen = cards[q.correct].copy()  # as the card will show it, before any move
-        self.options = cards.move_to([0, ASKED_Y, 0])
+        self.options = ask(cards)
         letter = cards[q.correct][1].original_text
         caption = self.caption(
             "answer.caption.reveal", letter=letter, option=self.worked.quiz.answer
@@ -151,66 +149,85 @@ class Step7Answer(ShareAnswer, LessonScene):
         line = sentence(
             self.lesson.words["answer.line.pull"], {"pull": pull, "ratio": formula}, width=WIDTH
         )
-        fit(line, WIDTH).move_to([0, ASKED_Y - WORKING_DROP, 0])
+        WORKING.place(WORKING.fit(line))
         self.working, self.pull_formula = line, formula
+        to_row(self.options, STAGE, UP)  # the options go up; the bars will come between
         caption = self.caption(
             "answer.caption.pull",
             rival=q.rival,
             filler=q.filler,
             ratio=q.ratio,
         )
-        # The words before the formula come first; the formula is written as the rest fades in.
+        # The words before the formula come first; then the formula, all but its ratio, as the
+        # rest fades in; the ratio comes in close-up. (Written whole in close-up, the frame went
+        # black as the camera came in: nothing else on screen stays in so close a picture.)
         pieces = [piece for row in line for piece in row]
         split = pieces.index(formula)
         before, after = VGroup(*pieces[:split]), VGroup(*pieces[split + 1 :])
+        ratio = formula[4].set_opacity(0)  # a part of the formula: it shows as the formula's
+        # The close-up takes in what is written with the formula, where that still comes closer.
+        frame = [formula, *after] if framing([formula, *after]).closer else [formula]
+        # In the time the formula took when it was written whole in close-up: a beat past its
+        # words leaves the close-up without a rest.
         with self.beat(caption):
-            if len(before):
-                self.play(FadeIn(before, shift=UP * 0.2))
-            with Focus(self, formula, frame=[formula], marked=[]):
-                self.play(Write(formula), *([FadeIn(after)] if len(after) else []))
+            self.play(
+                MoveToTarget(self.options),
+                *([FadeIn(before, shift=UP * 0.2)] if len(before) else []),
+            )
+            self.play(Write(formula), *([FadeIn(after)] if len(after) else []), run_time=style.FAST)
+            with Focus(self, formula, frame=frame, marked=[ratio]):
+                self.play(ratio.animate.set_opacity(1), run_time=style.FAST)
 
     def count_fillers(self) -> None:
         q = self.quiz
         rival_label = text(
             self.say("answer.word.one_rival"), size=style.SMALL_SIZE, colour=style.RIVAL, bold=True
         )
-        # The bars start right of the widest label they will have (longer in some languages).
+        # The bars fill the stage between the options and the working, their labels at its
+        # left; they start right of the widest label they will have (longer in some languages).
+        room = STAGE.below(self.options.get_bottom()[1] - ROW_GAP)
+        self.labels_left = room.left
         ends = (filler_count(q.fillers_needed), filler_count(q.bonus_fillers_needed))
-        labels = [rival_label, *(count_label(self.lesson.words, n, 0) for n in ends)]
-        self.crowd_left = max(CROWD_LEFT, LEFT_X + max(m.width for m in labels) + LABEL_GAP)
-        width = RIGHT_X - CROWD_END_ROOM - self.crowd_left
-        rows, side = crowd_shape(q.fillers_needed, width, ROW_HEIGHT, MAX_CELL)
+        labels = [rival_label, *(count_label(self.lesson.words, n, room.left, 0) for n in ends)]
+        self.crowd_left = max(
+            room.left + LABEL_SHARE * room.width,
+            room.left + max(m.width for m in labels) + LABEL_GAP,
+        )
+        width = room.right - CROWD_END_ROOM - self.crowd_left
+        height = min(ROW_HEIGHT, (room.height - ROW_GAP) / 2)
+        rows, side = crowd_shape(q.fillers_needed, width, height, MAX_CELL)
         bar_width, bar_height = q.fillers_needed * side / rows, rows * side
+        bar_top = room.y + bar_height + ROW_GAP / 2  # the two bars centred in the room
         self.rival_bar = Rectangle(
             width=bar_width, height=bar_height, stroke_width=0, fill_color=style.RIVAL
         ).set_fill(opacity=1)
-        self.rival_bar.move_to([self.crowd_left + bar_width / 2, BAR_TOP - bar_height / 2, 0])
+        self.rival_bar.move_to([self.crowd_left + bar_width / 2, bar_top - bar_height / 2, 0])
         self.crowd_top = self.rival_bar.get_bottom()[1] - ROW_GAP
         self.crowd = crowd(q.fillers_needed, rows, side, side, self.crowd_left, self.crowd_top)
         crowd_y = self.crowd_top - bar_height / 2
         self.crowd_bottom = self.crowd_top - bar_height
-        rival_label.move_to([LEFT_X + rival_label.width / 2, self.rival_bar.get_y(), 0])
-        self.counter = VGroup(count_label(self.lesson.words, 0, crowd_y))
+        rival_label.move_to([room.left + rival_label.width / 2, self.rival_bar.get_y(), 0])
+        self.counter = VGroup(count_label(self.lesson.words, 0, room.left, crowd_y))
         self.counter_y = crowd_y
         end = self.rival_bar.get_right()[0]
         self.match_line = DashedLine(
-            [end, BAR_TOP + 0.1, 0],
-            [end, self.crowd_top - bar_height - 0.1, 0],
+            [end, bar_top + 0.1, 0],
+            [end, self.crowd_bottom - 0.1, 0],
             color=style.TEXT,
             stroke_width=2,
         )
         with self.beat(self.caption("answer.caption.count", count=self.worked.quiz.count)):
-            self.play(  # the question and its working rise to make room for the bars
-                self.options.animate.set_y(CARDS_Y),
-                self.working.animate.set_y(WHY_Y),
-                run_time=style.FAST,
-            )
             self.play(FadeIn(rival_label), GrowFromEdge(self.rival_bar, LEFT))
             self.add(self.counter)
             self.play(
                 grow_crowd(self.crowd),
                 CountUp(
-                    self.counter, self.lesson.words, 0, filler_count(q.fillers_needed), crowd_y
+                    self.counter,
+                    self.lesson.words,
+                    0,
+                    filler_count(q.fillers_needed),
+                    room.left,
+                    crowd_y,
                 ),
                 run_time=style.SLOW * 2,
                 rate_func=linear,
@@ -234,7 +251,7 @@ class Step7Answer(ShareAnswer, LessonScene):
             width=WIDTH - tag.width - INLINE_GAP,
         )
         line = inline(tag, words)
-        fit(line, WIDTH).move_to([0, self.crowd_bottom - BONUS_GAP, 0])
+        BONUS.place(BONUS.fit(line))
         old = self.crowd
         kept = min(len(old), len(new_crowd))
         # The old fillers shrink into the first new places; any extra ones vanish.
@@ -260,6 +277,7 @@ class Step7Answer(ShareAnswer, LessonScene):
                     self.lesson.words,
                     filler_count(q.fillers_needed),
                     filler_count(n),
+                    self.labels_left,
                     self.counter_y,
                 ),
                 run_time=style.SLOW * 2,
@@ -267,15 +285,14 @@ class Step7Answer(ShareAnswer, LessonScene):
             )
 
     def cite(self) -> None:
-        """Where this shows up, centred in the frame under the heading."""
+        """Where this shows up, centred under the heading."""
         citation = self.lesson.citation
         body = VGroup(
             text(citation.source, size=style.HEADING_SIZE, bold=True),
             balanced_paragraph(citation.finding, WIDTH, size=style.BODY_SIZE),
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.3)
         self.cited = tagged(self.say("answer.line.where"), body)
-        space_top = self.heading.get_bottom()[1]
-        self.cited.move_to([LEFT_X + self.cited.width / 2, (space_top + BOTTOM) / 2, 0])
+        BODY.place(self.cited)
         caption = self.caption(
             "answer.caption.cite", source=citation.source, finding=citation.finding
         )
@@ -333,7 +350,7 @@ class Step7Answer(ShareAnswer, LessonScene):
                 code.scale(scale)
             self.run.code_lines[-1].set_color(style.VALUE)
             self.code = tagged(self.say("answer.word.check"), self.run, colour=style.KEY)
-            middle = VGroup(self.code, answer).arrange(RIGHT, buff=CARD_GAP, aligned_edge=UP)
+            middle = VGroup(self.code, answer).arrange(RIGHT, buff=CARD_GAP, aligned_edge=DOWN)
         else:  # the asker's row as a budget bar, carried from the working, beside the answer
             grid, asker = self.worked.share_quiz.grid, self.asker
             bar, labels = self.row_bar(
@@ -343,7 +360,7 @@ class Step7Answer(ShareAnswer, LessonScene):
                 width=WIDTH - answer.width - CARD_GAP,
             )
             self.card_bar = VGroup(bar, labels)
-            middle = VGroup(answer, self.card_bar).arrange(RIGHT, buff=CARD_GAP, aligned_edge=UP)
+            middle = VGroup(answer, self.card_bar).arrange(RIGHT, buff=CARD_GAP, aligned_edge=DOWN)
         rows = [self.moves, self.takeaway, middle]
         if lesson.references:
             refs = VGroup(*(reference(r) for r in lesson.references))
@@ -357,8 +374,21 @@ class Step7Answer(ShareAnswer, LessonScene):
             )
             rows.append(self.references)
         for row in rows[1:]:
-            row.set_x(LEFT_X + row.width / 2)
-        rows_between(rows, CARD_TOP, CARD_BOTTOM)
+            row.set_x(SAFE.left + row.width / 2)
+        # The moves and the takeaway from the top down; the answer (with the code) and the
+        # references from the foot up, so that the answer stands in the lower third from the
+        # first; what room is left, between the two.
+        total = sum(row.height for row in rows)
+        if total > SAFE.height:
+            for row in rows:
+                row.scale(SAFE.height / total)
+            total = SAFE.height
+        gap = min(CARD_ROW_GAP, (SAFE.height - total) / (len(rows) - 1))
+        upper, lower = rows[:2], rows[2:]
+        rows_between(upper, SAFE.top, SAFE.top - sum(r.height for r in upper) - gap)
+        rows_between(
+            lower, SAFE.bottom + sum(r.height for r in lower) + gap * (len(lower) - 1), SAFE.bottom
+        )
         if self.coded:
             self.typed.move_to(self.run, aligned_edge=UP + LEFT)
 
@@ -441,8 +471,8 @@ def reference(cited: Reference) -> Mobject:
     and leaves out the address, which the transcript links."""
     notes = [f"· {note}" for note in cited.notes]
     line = one_line([cited.text, f"· {cited.address}", *notes])
-    if line.width <= WIDTH:
-        return line
+    if line.width * SQUEEZE <= WIDTH:  # on one line, if need be a little smaller
+        return fit(line, WIDTH)
     return VGroup(
         balanced_paragraph(cited.text, WIDTH, colour=style.MUTED),
         fit(one_line([cited.address, *notes]), WIDTH),
@@ -484,9 +514,16 @@ class CountUp(Animation):
     """A crowd's count label counting from one number to another, redrawn every frame."""
 
     def __init__(
-        self, holder: VGroup, words: Words, start: float, end: float, y: float, **kwargs: Any
+        self,
+        holder: VGroup,
+        words: Words,
+        start: float,
+        end: float,
+        left: float,
+        y: float,
+        **kwargs: Any,
     ):
-        self.words, self.start, self.end, self.y = words, start, end, y
+        self.words, self.start, self.end, self.left, self.y = words, start, end, left, y
         # Any frame may say either form. Read both now, drawn or skipped alike: a beat's key
         # must not depend on whether its frames were drawn (publish.beats).
         self.forms = [words[name] for name in FILLER_FORMS]
@@ -499,11 +536,12 @@ class CountUp(Animation):
         for shown in self.mobject.submobjects:
             shown.set_opacity(0)
         value = self.start + (self.end - self.start) * self.rate_func(alpha)
-        self.mobject.submobjects = [count_label(self.words, value, self.y)]
+        self.mobject.submobjects = [count_label(self.words, value, self.left, self.y)]
 
 
 FILLER_FORMS = ("answer.word.filler_one", "answer.word.filler_many")
 BARS = (
+    "labels_left",
     "crowd_left",
     "rival_bar",
     "crowd_top",
@@ -516,13 +554,13 @@ BARS = (
 """What the scene holds of the pull bars, while they are on screen."""
 
 
-def count_label(words: Words, count: float, y: float) -> Text:
-    """The crowd's running count: ``20 fillers``."""
+def count_label(words: Words, count: float, left: float, y: float) -> Text:
+    """The crowd's running count, ``20 fillers``, its left edge at ``left``."""
     name = FILLER_FORMS[0] if round(count) == 1 else FILLER_FORMS[1]
     label = text(
         words.say(name, count=fmt.rounded(count)), size=style.SMALL_SIZE, colour=style.MUTED
     )
-    return label.move_to([LEFT_X + label.width / 2, y, 0])
+    return label.move_to([left + label.width / 2, y, 0])
 
 
 def filler_count(n: float) -> int:
