@@ -72,6 +72,7 @@ def test_random_lessons_show_right_numbers_in_a_clean_layout(
     assert not stray, f"{scene.__name__} shows numbers the maths never made: {stray}"
     assert not layout_problems(probe), "\n".join(layout_problems(probe))
     composed = composition(probe)  # at every rest, in the camera's frame (#37)
+    assert composed.texts_outside == ()
     assert composed.shapes_outside == ()
     assert composed.overlaps == ()
 

@@ -24,7 +24,7 @@ from attention_core.heads import attend_heads
 from attention_core.steps import KINDS
 from attention_core.worked import worked
 from scenes import SCENES, LessonScene, scenes_for
-from scenes.composition import composition
+from scenes.composition import MIN_NUMBER_PX, Composition, composition
 
 from .lessons import lesson_files
 from .probe import NUMBER, Probe, run_dry
@@ -149,10 +149,24 @@ def test_only_the_steps_checked_write_sums() -> None:
 def test_texts_stay_inside_the_frame_and_apart(scene, lesson_name) -> None:
     problems = layout_problems(probe(scene, lesson_name))
     assert not problems, "\n".join(problems)
-    # at every rest, in the camera's frame (scenes.composition): the targets met so far (#37)
+    # at every rest, in the camera's frame (scenes.composition): #37's targets
     composed = composition(probe(scene, lesson_name))
+    assert composed.texts_outside == ()
     assert composed.shapes_outside == ()
     assert composed.overlaps == ()
+
+
+@pytest.mark.parametrize(
+    "lesson_name", [pytest.param(n, marks=_beyond_default(n)) for n in LESSONS]
+)
+def test_numbers_are_40_px_tall_at_1080p_but_for_a_twentieth_at_most(lesson_name: str) -> None:
+    """#37: the 5th percentile of every number seen at every rest, counting the zoom."""
+    scenes = scenes_for(LESSONS[lesson_name])
+    whole = Composition.merged(composition(probe(s, lesson_name)) for s in scenes)
+    assert whole.number_p5 is not None
+    assert whole.number_p5 >= MIN_NUMBER_PX, sorted(
+        {(n.text, round(n.px)) for n in whole.small_numbers}
+    )
 
 
 @pytest.mark.parametrize(
