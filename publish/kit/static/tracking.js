@@ -204,12 +204,16 @@ video.addEventListener("pause", () => {
 });
 /** @type {number | null} */
 let seekFrom = null;
+/** @type {number | null} */
+let seekTo = null;
 video.addEventListener("seeking", () => {
   if (seekFrom === null) seekFrom = last;  // a drag fires several: one seek, from where it began
+  seekTo = video.currentTime;  // to where the last of them went: a playing video moves on before "seeked"
   if (!video.paused) closeSegment(last);
 });
 video.addEventListener("seeked", () => {
-  const to = video.currentTime;
+  const to = seekTo ?? video.currentTime;
+  seekTo = null;
   emit("seeked", { result: { extensions: ext({ "time-from": seconds(seekFrom ?? last), "time-to": seconds(to) }) } });
   seekFrom = null;
   last = to;
