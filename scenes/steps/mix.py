@@ -14,7 +14,6 @@ from manim import (
     Create,
     FadeIn,
     FadeOut,
-    Group,
     Indicate,
     LaggedStart,
     Line,
@@ -29,7 +28,6 @@ from manim import (
 
 from scenes import style
 from scenes.base import LessonScene
-from scenes.composition import TITLE_SAFE, contains
 from scenes.helpers import (
     baseline,
     column_header,
@@ -41,9 +39,8 @@ from scenes.helpers import (
     token_names,
 )
 from scenes.layout import LOWER, STAGE
-from scenes.probe import box_of
 from scenes.toolkit.figures import FigureVector, figure
-from scenes.toolkit.focus import Focus, framing
+from scenes.toolkit.focus import Focus, close_up_holds
 from scenes.toolkit.vectors import VectorCells
 
 __all__ = ["OutputRow", "Step5Mix"]
@@ -387,8 +384,7 @@ class Step5Mix(LessonScene):
         whole = list(row.values())
         working = [mob for key, mob in row.items() if key != "name"]
         for shown in (whole, working):
-            view = framing(shown)
-            if view.closer and contains(view.inner(TITLE_SAFE), box_of(Group(*shown))):
+            if close_up_holds(shown):
                 return shown, shown
         return whole, []
 

@@ -13,7 +13,6 @@ from manim import (
     FadeIn,
     FadeOut,
     FadeTransform,
-    Group,
     Indicate,
     LaggedStart,
     Mobject,
@@ -30,7 +29,6 @@ from attention_core.meaning import meaning
 from attention_core.worked import worked
 from scenes import style
 from scenes.base import LessonScene
-from scenes.composition import contains
 from scenes.helpers import (
     balanced_paragraph,
     bar_meaning,
@@ -43,11 +41,10 @@ from scenes.helpers import (
     option_cards,
     text,
 )
-from scenes.layout import LOWER, SAFE, STAGE, TITLE_SAFE, Region
-from scenes.probe import box_of
+from scenes.layout import LOWER, SAFE, STAGE, Region
 from scenes.toolkit.dot_product import DotProduct, column_gap
 from scenes.toolkit.figures import FigureVector, figure
-from scenes.toolkit.focus import Focus, framing
+from scenes.toolkit.focus import Focus, close_up_holds
 from scenes.toolkit.vectors import CELL_HEIGHT, VectorCells, cell_width
 
 __all__ = ["Step6Rival"]
@@ -416,13 +413,6 @@ class Step6Rival(LessonScene):
         """A budget bar across the bars' column (its height is set by the caller)."""
         bar = budget_bar(weights, colours, width=self.bars.width, height=BAR_HEIGHT)
         return bar.set_x(self.bars.x)
-
-
-def close_up_holds(detail: Sequence[Mobject]) -> bool:
-    """Whether the camera comes closer to ``detail`` with all of it inside the closer
-    picture's title-safe area."""
-    view = framing(detail)
-    return view.closer and contains(view.inner(TITLE_SAFE), box_of(Group(*detail)))
 
 
 def row_tag(content: str) -> Text:

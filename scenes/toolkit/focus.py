@@ -37,7 +37,7 @@ from scenes.composition import TITLE_SAFE, contains
 from scenes.manim_internals import COLOUR_ARRAYS
 from scenes.probe import CameraFrame, box_of
 
-__all__ = ["DIM", "RESTED", "Focus", "Shade", "framing"]
+__all__ = ["DIM", "RESTED", "Focus", "Shade", "close_up_holds", "framing"]
 
 DIM = 0.35
 """Opacity, as a share of its own, of what is not in the computation."""
@@ -127,6 +127,13 @@ def framing(objects: Sequence[Mobject], margin: float = ZOOM_MARGIN) -> CameraFr
     x = np.clip(group.get_x(), -(full_w - width) / 2, (full_w - width) / 2)
     y = np.clip(group.get_y(), -(full_h - height) / 2, (full_h - height) / 2)
     return CameraFrame(float(x), float(y), width, height)
+
+
+def close_up_holds(objects: Sequence[Mobject]) -> bool:
+    """Whether the camera comes closer to ``objects`` with all of them inside the closer
+    picture's title-safe area (near the whole frame, or hard by its edge, it does not)."""
+    view = framing(objects)
+    return view.closer and contains(view.inner(TITLE_SAFE), box_of(Group(*objects)))
 
 
 class Focus:
