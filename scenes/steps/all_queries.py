@@ -26,8 +26,8 @@ from attention_core.worked import Grid, GridRow
 from scenes import style
 from scenes.base import LessonScene
 from scenes.helpers import column_header, fit, inline, labelled, math, meaning_of
-from scenes.layout import LOWER, STAGE, Region
-from scenes.toolkit.dot_product import DotProduct, column_gap
+from scenes.layout import LOWER, STAGE
+from scenes.toolkit.dot_product import WORK_AREA, DotProduct, column_gap, fit_working
 from scenes.toolkit.figures import FigureVector, figure
 from scenes.toolkit.focus import Focus
 from scenes.toolkit.grid import CellGrid, heat
@@ -48,9 +48,7 @@ AXIS_ROOM = 0.4  # above the grid's names: which way it reads (QUERY, KEY)
 AXIS_GAP = 0.15
 GRID_WIDTH = 8.4  # the most the grid takes; the outputs get what it leaves
 OUTPUT_GAP = 0.5  # the grid's last column to the outputs
-LABEL_ROOM = 0.7  # left of the working: the q and k labels
 WORK_CELL_HEIGHT = 0.55
-FITTING_ROUNDS = 12  # halvings of the query's scale: to within 0.03 %
 VALUE_GAP = 0.35  # the grid's last row to the values under it
 VALUE_CELL = 0.45  # the tallest a value's cell may be
 VALUE_CELL_GAP = 0.06
@@ -399,40 +397,13 @@ class AllQueries(LessonScene):
             peak=self.peak,
             size=style.WORKING_SIZE,
         )
-        work = self.work_area
-        self.query.move_to((work.left, work.top, 0.0), aligned_edge=UP + LEFT)
-
-        def fits(scale: float) -> bool:
-            factor = scale * self.query.natural_width / self.query.width
-            self.query.scale(factor, about_point=self.query.get_corner(UP + LEFT))
-            span = VGroup(self.query, *(self.working(i, j) for j in range(len(rows))))
-            return span.width <= work.width and span.height <= work.height
-
-        if not fits(1.0):
-            # Not in proportion: the gaps between lines do not shrink with the type, and a
-            # division goes beside its sum once the sum is narrow enough.
-            fitting, too_big = 0.0, 1.0
-            for _ in range(FITTING_ROUNDS):
-                middle = (fitting + too_big) / 2
-                fitting, too_big = (middle, too_big) if fits(middle) else (fitting, middle)
-            fits(fitting)
-        # The first cell's working about the band's middle (as far as the widest lets it).
-        works = VGroup(*(self.working(i, j) for j in range(len(rows))))
-        span = VGroup(self.query, works)
-        room = work.right - span.get_right()[0]
-        across = max(work.left - span.get_left()[0], min(LOWER.x - works[0].get_x(), room))
-        self.query.shift(RIGHT * across + DOWN * (span.get_y() - work.y))
-
-    @property
-    def work_area(self) -> Region:
-        """Where a cell's working goes: the lower band, right of its labels."""
-        return LOWER.right_of(LOWER.left + LABEL_ROOM)
+        fit_working(self.query, lambda: VGroup(*(self.working(i, j) for j in range(len(rows)))))
 
     def working(self, i: int, j: int) -> DotProduct:
         data = self.data
         cell, key = data.cells[i][j], data.rows[j]
         pair = Pair(key.of, key.key_entries, cell.factors, cell.dot, cell.score)
-        return DotProduct(self.query, self.worked, pair, width=self.work_area.width)
+        return DotProduct(self.query, self.worked, pair, width=WORK_AREA.width)
 
     def name(self, i: int) -> str:
         return self.lesson.tokens[i].short

@@ -21,7 +21,7 @@ from scenes import style
 from scenes.base import LessonScene
 from scenes.helpers import balanced_paragraph, fit, inline, math, text
 from scenes.layout import LOWER, STAGE, Region
-from scenes.toolkit.dot_product import DotProduct, column_gap
+from scenes.toolkit.dot_product import WORK_AREA, DotProduct, column_gap, fit_working
 from scenes.toolkit.figures import figure
 from scenes.toolkit.focus import Focus
 from scenes.toolkit.score_table import ScoreTable
@@ -32,8 +32,6 @@ __all__ = ["Step3Score"]
 QUESTION_GAP = 0.6  # between the question and the query beside it
 QUESTION_ROOM = 0.35  # of the stage's width, the least a question wrapped beside the query gets
 LINE_GAP = 0.06  # between the question and the query under it, and the query and the table
-LABEL_ROOM = 0.7  # left of the working: the q and k labels
-FITTING_ROUNDS = 12  # halvings of the query's scale: to within 0.03 %
 WORK_CELL_HEIGHT = 0.62
 
 
@@ -93,7 +91,7 @@ class Step3Score(LessonScene):
             size=style.WORKING_SIZE,
         )
         self.k_label = math("k", colour=style.KEY)
-        self.fit_working()
+        fit_working(self.query, self.workings)
         q_label = math("q", colour=style.QUERY).next_to(self.query, LEFT, buff=0.3)
         caption = self.caption(
             "score.caption.query",
@@ -186,43 +184,6 @@ class Step3Score(LessonScene):
         line = VGroup(question, query_line).arrange(DOWN, aligned_edge=LEFT, buff=LINE_GAP)
         return band.place(line, LEFT)
 
-    @property
-    def work_area(self) -> Region:
-        """Where the working goes: the lower band, right of its labels."""
-        return LOWER.right_of(LOWER.left + LABEL_ROOM)
-
-    def fit_working(self) -> None:
-        """The query's cells as large as lets every row's working under them fit the lower
-        band, then centred in it."""
-        work = self.work_area
-        self.query.move_to((work.left, work.top, 0.0), aligned_edge=UP + LEFT)
-
-        def fits(scale: float) -> bool:
-            factor = scale * self.query.natural_width / self.query.width
-            self.query.scale(factor, about_point=self.query.get_corner(UP + LEFT))
-            span = VGroup(self.query, self.workings())
-            return span.width <= work.width and span.height <= work.height
-
-        if not fits(1.0):
-            # Not in proportion: the gaps between lines do not shrink with the type, and a
-            # division goes beside its sum once the sum is narrow enough.
-            fitting, too_big = 0.0, 1.0
-            for _ in range(FITTING_ROUNDS):
-                middle = (fitting + too_big) / 2
-                fitting, too_big = (middle, too_big) if fits(middle) else (fitting, middle)
-            fits(fitting)
-        self.centre_working()
-
-    def centre_working(self) -> None:
-        """The first row's working about the band's middle (as far as the widest lets it), the
-        whole working about the band's middle height."""
-        work, works = self.work_area, self.workings()
-        span = VGroup(self.query, works)
-        room = work.right - span.get_right()[0]
-        across = max(work.left - span.get_left()[0], min(LOWER.x - works[0].get_x(), room))
-        down = span.get_y() - work.y
-        self.query.shift(RIGHT * across + DOWN * down)
-
     def detail(self, row: int) -> tuple[VectorCells, DotProduct, VMobject]:
         """What a close-up of row ``row``'s working shows: the query, the working, ``k``."""
         work = self.working(row)
@@ -239,7 +200,7 @@ class Step3Score(LessonScene):
             self.query,
             self.worked,
             self.worked.before.rows[row],
-            width=self.work_area.width,
+            width=WORK_AREA.width,
         )
 
     @property

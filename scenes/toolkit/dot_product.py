@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from manim import (
@@ -26,10 +26,50 @@ from attention_core.meaning import meaning
 from attention_core.worked import Worked
 from scenes import style
 from scenes.helpers import inline, math
+from scenes.layout import LOWER
 from scenes.toolkit.figures import Figure, figure
 from scenes.toolkit.vectors import CELL_GAP, VectorCells
 
-__all__ = ["DotProduct", "Division", "Pairing", "column_gap"]
+__all__ = ["WORK_AREA", "DotProduct", "Division", "Pairing", "column_gap", "fit_working"]
+
+LABEL_ROOM = 0.7
+"""Left of a working: its q and k labels."""
+WORK_AREA = LOWER.right_of(LOWER.left + LABEL_ROOM)
+"""Where a step works its dot products out: the lower band, right of their labels."""
+FITTING_ROUNDS = 12
+"""Halvings of the query's scale :func:`fit_working` tries: to within 0.03 %."""
+
+
+def fit_working(query: VectorCells, workings: Callable[[], VGroup]) -> None:
+    """``query``'s cells as large as lets every dot product :func:`workings` lays out under
+    them (the first of them leading) fit :data:`WORK_AREA`, never larger than drawn; then the
+    first working about the lower band's middle (as far as the widest lets it), the whole about
+    the area's middle height.
+
+    Found by halving, not in proportion: the gaps between lines do not shrink with the type,
+    and a division goes beside its sum once the sum is narrow enough.
+    """
+    work = WORK_AREA
+    query.move_to((work.left, work.top, 0.0), aligned_edge=UP + LEFT)
+
+    def fits(scale: float) -> bool:
+        factor = scale * query.natural_width / query.width
+        query.scale(factor, about_point=query.get_corner(UP + LEFT))
+        span = VGroup(query, workings())
+        return span.width <= work.width and span.height <= work.height
+
+    if not fits(1.0):
+        fitting, too_big = 0.0, 1.0
+        for _ in range(FITTING_ROUNDS):
+            middle = (fitting + too_big) / 2
+            fitting, too_big = (middle, too_big) if fits(middle) else (fitting, middle)
+        fits(fitting)
+    works = workings()
+    span = VGroup(query, works)
+    room = work.right - span.get_right()[0]
+    across = max(work.left - span.get_left()[0], min(LOWER.x - works[0].get_x(), room))
+    query.shift(RIGHT * across + DOWN * (span.get_y() - work.y))
+
 
 ROW_GAP = 0.12  # between the query's cells and the key's under them
 PRODUCT_DROP = 0.55  # from the key's cells down to the products' middle
