@@ -22,8 +22,8 @@ flown out of ``e^{3}``: its box is the digits'); a whole formula with numbers in
 
 Things entirely outside the frame are not seen and are left out; things partly inside are cut
 off, so outside the safe area. The figures are for ``bench/composition.py``, for the tests
-that plant a misplaced object, and for ``tests/test_scenes.py``, which holds every lesson to
-the targets its scenes meet so far (#37 raises them as the layout comes to meet the rest).
+that plant a misplaced object, and for ``tests/test_scenes.py`` and
+``tests/test_random_lessons.py``, which hold the lessons to the targets.
 """
 
 from __future__ import annotations
