@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 from manim import (
     DOWN,
@@ -53,7 +54,7 @@ from scenes.toolkit.focus import Focus
 from scenes.toolkit.score_table import ScoreTable
 from scenes.toolkit.sums import SumLine
 
-__all__ = ["Step4Softmax", "budget_box", "final_budget"]
+__all__ = ["Budget", "Step4Softmax", "budget_box", "final_budget", "last_budget"]
 
 # Sizes, gaps and ratios only: every place is taken from scenes.layout's regions.
 # The table on STAGE: token | score | pull bar and its number, and in SIDE: ÷ total = | share;
@@ -350,16 +351,7 @@ class Step4Softmax(LessonScene):
 
     def fill_budget(self) -> None:
         a, tokens = self.attention, self.lesson.tokens
-        slices = self.budget_slices()
-        whole = text(
-            self.say("softmax.line.slices", budget=self.worked.budget),
-            size=style.SMALL_SIZE,
-            colour=style.MUTED,
-            bold=True,
-        )
-        fit(whole, self.budget.width).next_to(slices, UP, buff=LABEL_RISE)
-        whole.align_to(slices, RIGHT)
-        labels, leaders = self.budget_labels(slices)
+        slices, whole, labels, leaders = last_budget(self)
         shares = [r.share for r in self.worked.before.rows]
         self.means(meaning_of(bar_meaning([t.short for t in tokens], shares), slices, labels))
         top = max(range(len(tokens)), key=lambda i: a.weights[i])
@@ -536,59 +528,9 @@ class Step4Softmax(LessonScene):
             run_time=run_time,
         )
 
-    def budget_slices(self) -> VGroup:
-        """The budget bar cut into the lesson's shares, where its frame stood."""
-        return final_budget(self.attention.weights)
-
     def budget_word(self) -> Mobject:
         """The budget over its bar, before the slices fill it: ``100%``."""
         return text(self.worked.budget, size=BUDGET_SIZE, colour=style.MUTED, bold=True)
-
-    def label_pairs(self, *, narrow: bool = False) -> VGroup:
-        """Per token, its share over its short name, not yet placed; ``narrow``, each name
-        no wider than its share."""
-        labels = VGroup()
-        for i, token in enumerate(self.lesson.tokens):
-            share = figure(
-                self.worked.before.rows[i].share,
-                size=SHARE_SIZE,
-                colour=style.token_colour(i),
-                bold=True,
-            )
-            name = text(token.short, size=style.SMALL_SIZE, colour=style.MUTED)
-            if narrow:
-                fit(name, share.width)
-            # Two lines on fixed baselines, so that "open" and "closed" sit level.
-            name.move_to(share).shift(UP * (share.baseline - LABEL_PITCH - baseline(name)))
-            labels.add(VGroup(share, name))
-        return labels
-
-    def budget_labels(self, slices: VGroup) -> tuple[VGroup, VGroup]:
-        """Share and short name under each slice, pushed apart so that none overlap,
-        each tied to its slice by a leader line (a sliver cannot hold a label)."""
-        labels = self.label_pairs()
-        room = self.budget.width - LABEL_GAP * (len(labels) - 1)  # the gaps do not shrink
-        if sum(label.width for label in labels) > room:  # long names give way before the shares
-            labels = self.label_pairs(narrow=True)
-        needed = sum(label.width for label in labels)
-        if needed > room:
-            labels.scale(room / needed)
-        xs = spread(
-            [piece.get_center()[0] for piece in slices],
-            [label.width for label in labels],
-            low=self.budget.left,
-            high=self.budget.right,
-            gap=LABEL_GAP,
-        )
-        top = slices.get_bottom()[1] - LABEL_DROP
-        leaders = VGroup()
-        for i, (label, x) in enumerate(zip(labels, xs, strict=True)):
-            label.move_to([x, top, 0], aligned_edge=UP)
-            start = [slices[i].get_center()[0], slices.get_bottom()[1] - 0.04, 0]
-            leaders.add(
-                Line(start, [x, top + 0.05, 0], color=style.token_colour(i), stroke_width=2)
-            )
-        return labels, leaders
 
     # layout ------------------------------------------------------------------------------
 
@@ -628,6 +570,80 @@ def final_budget(weights: Iterable[float]) -> VGroup:
     box, weights = budget_box(), [float(w) for w in weights]
     colours = [style.token_colour(i) for i in range(len(weights))]
     return budget_bar(weights, colours, width=box.width, height=box.height).move_to(box.at(0.5))
+
+
+class Budget(NamedTuple):
+    """The budget bar as step 4 leaves it in LOWER (:func:`last_budget`)."""
+
+    slices: VGroup
+    line: Mobject
+    """Over the slices, at their right: every token gets a slice, and they add up to 100%."""
+    labels: VGroup
+    """Under each slice, its token's share over its short name (a :class:`VGroup` of two)."""
+    leaders: VGroup
+    """From each slice down to its label (a sliver cannot hold one)."""
+
+
+def last_budget(scene: LessonScene) -> Budget:
+    """The budget bar, its line and its labels as step 4 ends on them, for ``scene``'s lesson:
+    step 4 fills its budget with these, and a step that starts from it opens on them."""
+    worked = scene.worked
+    slices = final_budget(scene.attention.weights)
+    line = text(
+        scene.say("softmax.line.slices", budget=worked.budget),
+        size=style.SMALL_SIZE,
+        colour=style.MUTED,
+        bold=True,
+    )
+    fit(line, slices.width).next_to(slices, UP, buff=LABEL_RISE).align_to(slices, RIGHT)
+    shares = [row.share for row in worked.before.rows]
+    names = [token.short for token in scene.lesson.tokens]
+    labels, leaders = budget_labels(slices, shares, names)
+    return Budget(slices, line, labels, leaders)
+
+
+def label_pairs(shares: Sequence[str], names: Sequence[str], *, narrow: bool = False) -> VGroup:
+    """Per token, its share over its short name, not yet placed; ``narrow``, each name no
+    wider than its share."""
+    labels = VGroup()
+    for i, (shown, short) in enumerate(zip(shares, names, strict=True)):
+        share = figure(shown, size=SHARE_SIZE, colour=style.token_colour(i), bold=True)
+        name = text(short, size=style.SMALL_SIZE, colour=style.MUTED)
+        if narrow:
+            fit(name, share.width)
+        # Two lines on fixed baselines, so that "open" and "closed" sit level.
+        name.move_to(share).shift(UP * (share.baseline - LABEL_PITCH - baseline(name)))
+        labels.add(VGroup(share, name))
+    return labels
+
+
+def budget_labels(
+    slices: VGroup, shares: Sequence[str], names: Sequence[str]
+) -> tuple[VGroup, VGroup]:
+    """Share and short name under each slice, pushed apart so that none overlap,
+    each tied to its slice by a leader line (a sliver cannot hold a label)."""
+    box = budget_box()
+    labels = label_pairs(shares, names)
+    room = box.width - LABEL_GAP * (len(labels) - 1)  # the gaps do not shrink
+    if sum(label.width for label in labels) > room:  # long names give way before the shares
+        labels = label_pairs(shares, names, narrow=True)
+    needed = sum(label.width for label in labels)
+    if needed > room:
+        labels.scale(room / needed)
+    xs = spread(
+        [piece.get_center()[0] for piece in slices],
+        [label.width for label in labels],
+        low=box.left,
+        high=box.right,
+        gap=LABEL_GAP,
+    )
+    top = slices.get_bottom()[1] - LABEL_DROP
+    leaders = VGroup()
+    for i, (label, x) in enumerate(zip(labels, xs, strict=True)):
+        label.move_to([x, top, 0], aligned_edge=UP)
+        start = [slices[i].get_center()[0], slices.get_bottom()[1] - 0.04, 0]
+        leaders.add(Line(start, [x, top + 0.05, 0], color=style.token_colour(i), stroke_width=2))
+    return labels, leaders
 
 
 def spread(
