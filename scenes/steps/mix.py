@@ -11,6 +11,7 @@ from manim import (
     LEFT,
     RIGHT,
     UP,
+    AnimationGroup,
     Create,
     FadeIn,
     FadeOut,
@@ -20,6 +21,7 @@ from manim import (
     Mobject,
     Rectangle,
     ReplacementTransform,
+    Text,
     Transform,
     TransformFromCopy,
     VGroup,
@@ -38,12 +40,22 @@ from scenes.helpers import (
     text,
     token_names,
 )
-from scenes.layout import LOWER, STAGE
+from scenes.layout import LOWER, STAGE, Region
+from scenes.steps.softmax import last_budget
 from scenes.toolkit.figures import FigureVector, figure
 from scenes.toolkit.focus import Focus, close_up_holds
 from scenes.toolkit.vectors import VectorCells
 
-__all__ = ["OutputRow", "Step5Mix"]
+__all__ = [
+    "Ending",
+    "OutputRow",
+    "Step5Mix",
+    "final_output",
+    "final_verdict",
+    "last_picture",
+    "output_chart",
+    "verdict",
+]
 
 # The table, on the stage: token | weight | × | one column per value slot, headed by the answer
 # it stands for; the output row under it, in the lower band. Sizes, gaps and shares only: every
@@ -109,21 +121,32 @@ class Step5Mix(LessonScene):
     # beats -------------------------------------------------------------------------------
 
     def show_heading(self) -> None:
-        """The heading comes in with each token and the weight the softmax gave it."""
+        """The clip opens on the budget as step 4 left it in the lower band; each token's
+        slice, with its share, becomes that token's weight in the table as the heading comes
+        in, and the output row's rule and empty cells take the band the bar leaves."""
         self.lay_out_rows()
         self.output = self.output_row()
+        budget = last_budget(self)
+        self.add(*budget)
+        # Each slice and its share shrink into the weight, which grows out of them in its row
+        # (a fade each way: the weight keeps its place among the scene's objects).
+        carried = []
+        for piece, label, row in zip(budget.slices, budget.labels, self.rows, strict=True):
+            share, weight = VGroup(piece, label[0]), row["weight"]
+            carried.append(
+                AnimationGroup(
+                    FadeIn(row["name"], shift=RIGHT * 0.2),
+                    FadeOut(share, target_position=weight, scale=weight.width / share.width),
+                    FadeIn(weight, target_position=label[0], scale=label[0].height / weight.height),
+                )
+            )
         self.open_with_heading(
             self.caption("mix.caption.heading"),
             FadeIn(self.headers),
+            FadeOut(budget.line, budget.leaders, *(label[1] for label in budget.labels)),
             Create(self.output.rule),
             FadeIn(self.output.empty),
-            LaggedStart(
-                *(
-                    FadeIn(VGroup(row["name"], row["weight"]), shift=RIGHT * 0.2)
-                    for row in self.rows
-                ),
-                lag_ratio=0.2,
-            ),
+            LaggedStart(*carried, lag_ratio=0.2),
         )
 
     def lay_out_rows(self) -> None:
@@ -279,13 +302,8 @@ class Step5Mix(LessonScene):
 
     def read_by_answer(self) -> None:
         answers = self.lesson.answers
-        out_line = inline(
-            text(self.say("mix.word.output"), size=style.BODY_SIZE, colour=style.MUTED),
-            FigureVector(list(self.worked.before.entries), colour=style.VALUE),
-            buff=0.2,
-        )
-        self.output_band.place(self.output_band.fit(out_line))
-        chart = self.output_chart()
+        out_line = final_output(self)
+        chart = output_chart(self)
         said = self.listed(
             [
                 self.say("mix.caption.read_each", answer=answer, value=entry)
@@ -318,10 +336,8 @@ class Step5Mix(LessonScene):
             )
 
     def conclude(self) -> None:
-        verdict = self.verdict()
-        line = text(verdict, size=style.BODY_SIZE, bold=True)
-        self.note_band.place(self.note_band.fit(line))
-        with self.beat(verdict):
+        line = final_verdict(self)
+        with self.beat(verdict(self)):
             self.play(Write(line))
 
     # pieces of beats ---------------------------------------------------------------------
@@ -406,83 +422,6 @@ class Step5Mix(LessonScene):
                 piles[i].add(bar)
         return piles
 
-    def output_chart(self) -> dict[str, VGroup]:
-        """One bar per answer, against a faint track as long as the biggest value entry: the
-        answers, tracks and values centred on the stage."""
-        a, answers = self.attention, self.lesson.answers
-        m = len(answers)
-        pitch = min(CHART_PITCH, STAGE.height / m)
-        top = STAGE.y + pitch * m / 2  # centred in the space
-        negative = bool((a.output < 0).any())
-        length = STAGE.width * TRACK_SHARE / (2 if negative else 1)
-        # Against the biggest value entry (the most an answer could get), unless one outlier
-        # would leave every bar a sliver; then against the biggest output.
-        reach = float(np.abs(a.output).max())
-        full = self.biggest if reach >= self.biggest / 4 else reach
-        scale = length / full if full else 0.0
-        chart = {name: VGroup() for name in ("labels", "tracks", "bars", "values")}
-        for j, answer in enumerate(answers):
-            label = text(answer, size=style.BODY_SIZE, colour=style.TEXT, bold=j == a.winner)
-            chart["labels"].add(fit(label, CHART_LABEL_WIDTH, pitch * 0.8))
-            value = figure(self.worked.before.entries[j], colour=style.VALUE)
-            chart["values"].add(fit(value, 2.0, pitch * 0.8))
-        track_width = length * (2 if negative else 1)
-        label_width = max(label.width for label in chart["labels"])
-        value_width = max(value.width for value in chart["values"])
-        width = label_width + CHART_GAP + track_width + VALUE_GAP + value_width
-        label_right = STAGE.x - width / 2 + label_width
-        track_left = label_right + CHART_GAP
-        zero = track_left + (length if negative else 0)
-        for j, (label, value, x) in enumerate(
-            zip(chart["labels"], chart["values"], a.output, strict=True)
-        ):
-            y = top - pitch * (j + 0.5)
-            label.move_to([label_right, y, 0], aligned_edge=RIGHT)
-            height = min(0.4, pitch * 0.55)
-            track = Rectangle(
-                width=track_width,
-                height=height,
-                stroke_width=0,
-                fill_color=style.MUTED,
-                fill_opacity=0.15,
-            )
-            chart["tracks"].add(track.move_to([track_left, y, 0], aligned_edge=LEFT))
-            bar = Rectangle(
-                width=max(abs(float(x)) * scale, 1e-3),
-                height=height,
-                stroke_width=0,
-                fill_color=style.VALUE,
-                fill_opacity=1,
-            )
-            bar.move_to([zero, y, 0], aligned_edge=RIGHT if x < 0 else LEFT)
-            chart["bars"].add(bar)
-            value.next_to(track, RIGHT, buff=VALUE_GAP)
-            level_with(label, value)
-        return chart
-
-    def verdict(self) -> str:
-        """The closing line, worded from the output so that it never claims more than it shows."""
-        a, answers = self.attention, self.lesson.answers
-        win = a.winner
-        top = self.worked.before.entries[win]
-        if len(answers) == 1:
-            return self.say("mix.line.verdict_only", answer=answers[0], value=top)
-        order = [int(j) for j in np.argsort(-a.output, kind="stable")]
-        tied = [answers[j] for j in self.worked.before.leaning]
-        if len(tied) > 1:
-            return self.say("mix.line.verdict_tie", answers=self.listed(tied), value=top)
-        if a.output[win] <= 0:
-            return self.say("mix.line.verdict_negative", answer=answers[win])
-        runner, lead = order[1], float(a.output[win])
-        ahead = lead / float(a.output[runner]) if a.output[runner] > 0 else float("inf")
-        most = float(a.values[:, win].max())  # what the slot would hold with all the weight
-        if lead < most / 4:
-            return self.say("mix.line.verdict_weak", answer=answers[win], value=top)
-        if ahead >= 2 and lead >= most / 2:
-            return self.say("mix.line.verdict_hard", answer=answers[win])
-        strength = "leans" if ahead >= 1.5 else "just"
-        return self.say(f"mix.line.verdict_{strength}", answer=answers[win], runner=answers[runner])
-
     # layout ------------------------------------------------------------------------------
 
     def layout(self) -> None:
@@ -496,7 +435,7 @@ class Step5Mix(LessonScene):
         self.header_band, self.slots_band, self.rows_band = table.rows(
             HEADER_BAND, SLOTS_BAND, n * self.row_height
         )
-        self.output_band, self.note_band = LOWER.rows(1, 1)
+        self.output_band, self.note_band = lower_bands()
         name_height = min(MAX_ROW_HEIGHT, NAME_ROOM / n) * 0.95
         self.names = token_names(tokens, width=TOKEN_WIDTH, height=name_height)
         self.token_header = self.header("common.word.token")
@@ -504,7 +443,7 @@ class Step5Mix(LessonScene):
         fixed = name_width + NAME_GAP + WEIGHT_WIDTH + TIMES_ROOM + 2 * BRACKET_ROOM
         self.cell = min(MAX_CELL, (STAGE.width - fixed) / m)
         self.negative = bool((a.values < 0).any())
-        self.biggest = float(np.abs(a.values).max())
+        self.biggest = biggest_value(self)
         reach = (self.cell - 0.4) / (2 if self.negative else 1)
         self.unit = reach / self.biggest if self.biggest else 0.0
         self.bar_drop = min(0.27, self.row_height * 0.38)
@@ -572,3 +511,130 @@ class Step5Mix(LessonScene):
         for j, cell in enumerate(cells):
             cell.move_to([self.slot_x(j), y, 0])
         return cells
+
+
+def lower_bands() -> tuple[Region, Region]:
+    """The lower band's two rows: the output's, then the note's (and the verdict's)."""
+    output, note = LOWER.rows(1, 1)
+    return output, note
+
+
+def biggest_value(scene: LessonScene) -> float:
+    """The biggest value entry, in size: it shades fullest, and the chart's tracks are as
+    long as it (the most an answer could get)."""
+    return float(np.abs(scene.attention.values).max())
+
+
+class Ending(NamedTuple):
+    """What step 5 ends on (:func:`last_picture`)."""
+
+    output: VGroup
+    """``output = [entries]`` in the lower band's first row (:func:`final_output`)."""
+    chart: dict[str, VGroup]
+    """The output read answer by answer on the stage (:func:`output_chart`)."""
+    verdict: Text
+    """The closing line under the output (:func:`final_verdict`)."""
+
+
+def last_picture(scene: LessonScene) -> Ending:
+    """Step 5's last picture for ``scene``'s lesson, as step 5 builds it: for a step that
+    starts from it."""
+    return Ending(final_output(scene), output_chart(scene), final_verdict(scene))
+
+
+def final_output(scene: LessonScene) -> VGroup:
+    """The output line step 5 reads the answers from and ends on, centred in the lower band's
+    first row: its word, then the output vector (a :class:`FigureVector`)."""
+    line = inline(
+        text(scene.say("mix.word.output"), size=style.BODY_SIZE, colour=style.MUTED),
+        FigureVector(list(scene.worked.before.entries), colour=style.VALUE),
+        buff=0.2,
+    )
+    band = lower_bands()[0]
+    return band.place(band.fit(line))
+
+
+def final_verdict(scene: LessonScene) -> Text:
+    """The verdict as step 5 closes on it, centred in the lower band's second row."""
+    line = text(verdict(scene), size=style.BODY_SIZE, bold=True)
+    band = lower_bands()[1]
+    return band.place(band.fit(line))
+
+
+def output_chart(scene: LessonScene) -> dict[str, VGroup]:
+    """One bar per answer, against a faint track as long as the biggest value entry: the
+    answers, tracks and values centred on the stage."""
+    a, answers = scene.attention, scene.lesson.answers
+    m, biggest = len(answers), biggest_value(scene)
+    pitch = min(CHART_PITCH, STAGE.height / m)
+    top = STAGE.y + pitch * m / 2  # centred in the space
+    negative = bool((a.output < 0).any())
+    length = STAGE.width * TRACK_SHARE / (2 if negative else 1)
+    # Against the biggest value entry (the most an answer could get), unless one outlier
+    # would leave every bar a sliver; then against the biggest output.
+    reach = float(np.abs(a.output).max())
+    full = biggest if reach >= biggest / 4 else reach
+    scale = length / full if full else 0.0
+    chart = {name: VGroup() for name in ("labels", "tracks", "bars", "values")}
+    for j, answer in enumerate(answers):
+        label = text(answer, size=style.BODY_SIZE, colour=style.TEXT, bold=j == a.winner)
+        chart["labels"].add(fit(label, CHART_LABEL_WIDTH, pitch * 0.8))
+        value = figure(scene.worked.before.entries[j], colour=style.VALUE)
+        chart["values"].add(fit(value, 2.0, pitch * 0.8))
+    track_width = length * (2 if negative else 1)
+    label_width = max(label.width for label in chart["labels"])
+    value_width = max(value.width for value in chart["values"])
+    width = label_width + CHART_GAP + track_width + VALUE_GAP + value_width
+    label_right = STAGE.x - width / 2 + label_width
+    track_left = label_right + CHART_GAP
+    zero = track_left + (length if negative else 0)
+    for j, (label, value, x) in enumerate(
+        zip(chart["labels"], chart["values"], a.output, strict=True)
+    ):
+        y = top - pitch * (j + 0.5)
+        label.move_to([label_right, y, 0], aligned_edge=RIGHT)
+        height = min(0.4, pitch * 0.55)
+        track = Rectangle(
+            width=track_width,
+            height=height,
+            stroke_width=0,
+            fill_color=style.MUTED,
+            fill_opacity=0.15,
+        )
+        chart["tracks"].add(track.move_to([track_left, y, 0], aligned_edge=LEFT))
+        bar = Rectangle(
+            width=max(abs(float(x)) * scale, 1e-3),
+            height=height,
+            stroke_width=0,
+            fill_color=style.VALUE,
+            fill_opacity=1,
+        )
+        bar.move_to([zero, y, 0], aligned_edge=RIGHT if x < 0 else LEFT)
+        chart["bars"].add(bar)
+        value.next_to(track, RIGHT, buff=VALUE_GAP)
+        level_with(label, value)
+    return chart
+
+
+def verdict(scene: LessonScene) -> str:
+    """The closing line, worded from the output so that it never claims more than it shows."""
+    a, answers = scene.attention, scene.lesson.answers
+    win = a.winner
+    top = scene.worked.before.entries[win]
+    if len(answers) == 1:
+        return scene.say("mix.line.verdict_only", answer=answers[0], value=top)
+    order = [int(j) for j in np.argsort(-a.output, kind="stable")]
+    tied = [answers[j] for j in scene.worked.before.leaning]
+    if len(tied) > 1:
+        return scene.say("mix.line.verdict_tie", answers=scene.listed(tied), value=top)
+    if a.output[win] <= 0:
+        return scene.say("mix.line.verdict_negative", answer=answers[win])
+    runner, lead = order[1], float(a.output[win])
+    ahead = lead / float(a.output[runner]) if a.output[runner] > 0 else float("inf")
+    most = float(a.values[:, win].max())  # what the slot would hold with all the weight
+    if lead < most / 4:
+        return scene.say("mix.line.verdict_weak", answer=answers[win], value=top)
+    if ahead >= 2 and lead >= most / 2:
+        return scene.say("mix.line.verdict_hard", answer=answers[win])
+    strength = "leans" if ahead >= 1.5 else "just"
+    return scene.say(f"mix.line.verdict_{strength}", answer=answers[win], runner=answers[runner])
