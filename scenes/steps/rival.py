@@ -13,6 +13,7 @@ from manim import (
     FadeIn,
     FadeOut,
     FadeTransform,
+    FadeTransformPieces,
     Indicate,
     LaggedStart,
     Mobject,
@@ -42,6 +43,7 @@ from scenes.helpers import (
     text,
 )
 from scenes.layout import LOWER, SAFE, STAGE, Region
+from scenes.steps.mix import last_picture
 from scenes.toolkit.dot_product import DotProduct, column_gap
 from scenes.toolkit.figures import FigureVector, figure
 from scenes.toolkit.focus import Focus, close_up_holds
@@ -98,7 +100,9 @@ class Step6Rival(LessonScene):
     # beats -------------------------------------------------------------------------------
 
     def show_heading(self) -> None:
-        """The heading comes in with the budget as step 4 left it and the output of step 5."""
+        """The clip opens on step 5's last picture: its output moves into this step's output
+        row and the chart's answers under their entries, the rest of it leaves, and the budget
+        as step 4 left it comes in with the heading."""
         a, w, lesson = self.before, self.worked, self.lesson
         colours = [style.token_colour(i) for i in range(len(lesson.tokens))]
         before_tag = row_tag(self.say("rival.word.before"))
@@ -129,13 +133,22 @@ class Step6Rival(LessonScene):
         self.output_mob, self.answer_mobs = self.output_columns.build(w.before.entries)
         level(self.output_tag, self.output_mob)
         self.means(self.output_columns.meant(w.before.entries, self.output_mob, self.answer_mobs))
+        mix = last_picture(self)
+        chart = mix.chart
+        self.add(mix.output, *chart.values(), mix.verdict)
+        word, output = mix.output
         self.open_with_heading(
             self.caption("rival.caption.heading"),
             FadeIn(before_tag),
             FadeIn(self.before_bar, shift=RIGHT * 0.3),
-            FadeIn(self.output_tag),
-            FadeIn(self.output_mob, shift=UP * 0.2),
-            FadeIn(self.answer_mobs),
+            # (fades each way, which leave these in their places among the scene's objects)
+            FadeTransform(word, self.output_tag, stretch=False),
+            FadeTransformPieces(output, self.output_mob, stretch=False),
+            *(
+                FadeTransform(label, answer, stretch=False)
+                for label, answer in zip(chart["labels"], self.answer_mobs, strict=True)
+            ),
+            FadeOut(chart["tracks"], chart["bars"], chart["values"], mix.verdict),
         )
         self.heading = self.heading_mob
 
