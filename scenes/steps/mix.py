@@ -143,7 +143,9 @@ class Step5Mix(LessonScene):
         self.open_with_heading(
             self.caption("mix.caption.heading"),
             FadeIn(self.headers),
-            FadeOut(budget.line, budget.leaders, *(label[1] for label in budget.labels)),
+            FadeOut(
+                budget.frame, budget.line, budget.leaders, *(label[1] for label in budget.labels)
+            ),
             Create(self.output.rule),
             FadeIn(self.output.empty),
             LaggedStart(*carried, lag_ratio=0.2),

@@ -54,7 +54,7 @@ from scenes.toolkit.focus import Focus
 from scenes.toolkit.score_table import ScoreTable
 from scenes.toolkit.sums import SumLine
 
-__all__ = ["Budget", "Step4Softmax", "budget_box", "final_budget", "last_budget"]
+__all__ = ["Budget", "Step4Softmax", "budget_box", "budget_frame", "final_budget", "last_budget"]
 
 # Sizes, gaps and ratios only: every place is taken from scenes.layout's regions.
 # The table on STAGE: token | score | pull bar and its number, and in SIDE: ÷ total = | share;
@@ -123,12 +123,7 @@ class Step4Softmax(LessonScene):
             *zip(before.names, names, strict=True),
             *zip(before.scores, self.score_mobs, strict=True),
         ]
-        self.budget_frame = Rectangle(
-            width=self.budget.width,
-            height=self.budget.height,
-            stroke_color=style.MUTED,
-            stroke_width=2,
-        ).move_to(self.budget.at(0.5))
+        self.budget_frame = budget_frame()
         self.budget_label = self.budget_word()
         self.budget_label.next_to(self.budget_frame, UP, buff=LABEL_RISE).align_to(
             self.budget_frame, RIGHT
@@ -351,7 +346,7 @@ class Step4Softmax(LessonScene):
 
     def fill_budget(self) -> None:
         a, tokens = self.attention, self.lesson.tokens
-        slices, whole, labels, leaders = last_budget(self)
+        _, slices, whole, labels, leaders = last_budget(self)  # its frame stands from step 1
         shares = [r.share for r in self.worked.before.rows]
         self.means(meaning_of(bar_meaning([t.short for t in tokens], shares), slices, labels))
         top = max(range(len(tokens)), key=lambda i: a.weights[i])
@@ -575,6 +570,8 @@ def final_budget(weights: Iterable[float]) -> VGroup:
 class Budget(NamedTuple):
     """The budget bar as step 4 leaves it in LOWER (:func:`last_budget`)."""
 
+    frame: Rectangle
+    """The budget's outline, from before it is filled, under the slices (:func:`budget_frame`)."""
     slices: VGroup
     line: Mobject
     """Over the slices, at their right: every token gets a slice, and they add up to 100%."""
@@ -599,7 +596,15 @@ def last_budget(scene: LessonScene) -> Budget:
     shares = [row.share for row in worked.before.rows]
     names = [token.short for token in scene.lesson.tokens]
     labels, leaders = budget_labels(slices, shares, names)
-    return Budget(slices, line, labels, leaders)
+    return Budget(budget_frame(), slices, line, labels, leaders)
+
+
+def budget_frame() -> Rectangle:
+    """The budget's empty outline, across :func:`budget_box`, that the slices fill."""
+    box = budget_box()
+    return Rectangle(
+        width=box.width, height=box.height, stroke_color=style.MUTED, stroke_width=2
+    ).move_to(box.at(0.5))
 
 
 def label_pairs(shares: Sequence[str], names: Sequence[str], *, narrow: bool = False) -> VGroup:
