@@ -1,6 +1,7 @@
 """Run a scene without rendering video and record what is on screen after every play and wait.
 
 Each moment holds its texts and meanings and the camera's frame; a rest (a wait) its shapes too.
+The opening, what the clip's first frame shows, is recorded as the first play begins.
 """
 
 from __future__ import annotations
@@ -120,6 +121,10 @@ class Probe:
     shapes: list[tuple[Box, ...] | None] = field(default_factory=list)
     """Each rest's visible shapes (:func:`shapes_on_screen`); None at a moment not a rest,
     where they are not read (a dry run reads the screen after every play)."""
+    opening: tuple[list[Shown], tuple[Box, ...]] = ([], ())
+    """The texts and shapes on screen as the first play begins: what the clip's first frame
+    shows, the picture a step carries over from the one before (empty where it carries none:
+    what its first play brings in is not on screen yet)."""
     seconds: float = 0.0
     beats: tuple[BeatTiming, ...] = ()
     reads: tuple[Path, ...] = ()
@@ -355,6 +360,11 @@ def record(scene: LessonScene, after_each: Callable[[], None] | None = None) -> 
         probe.shapes.append(tuple(shapes_on_screen(scene.mobjects)) if rest else None)
 
     def played(*args: Any, **kw: Any) -> None:
+        if not probe.moments:
+            probe.opening = (
+                texts_on_screen(scene.mobjects),
+                tuple(shapes_on_screen(scene.mobjects)),
+            )
         play(*args, **kw)
         snapshot(rest=bool(args) and all(isinstance(a, Wait) for a in args))
         if after_each is not None:
