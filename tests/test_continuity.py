@@ -17,6 +17,7 @@ from scenes.layout import HEADING, LOWER, SAFE, Region
 from scenes.probe import Box, Probe, run_dry
 from scenes.steps.mix import Step5Mix
 from scenes.steps.rival import Step6Rival
+from scenes.steps.score import Step3Score
 from scenes.steps.softmax import Step4Softmax
 
 LESSONS = Path(__file__).parent.parent / "lessons"
@@ -57,6 +58,17 @@ def opening(probe: Probe, within: Region) -> Picture:
     """What ``probe``'s scene shows inside ``within`` as its clip begins."""
     texts, shapes = probe.opening
     return picture(texts, shapes, within)
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_softmax_opens_on_the_score_table_where_score_left_it(name: str) -> None:
+    """Step 4's first frame shows step 3's table, every text and shape of it where step 3
+    ended with it (the query and the note over and under it are not carried)."""
+    lesson = lesson_named(name)
+    ended = last_rest(run_dry(Step3Score, lesson), SAFE.below(HEADING.bottom))
+    carried = opening(run_dry(Step4Softmax, lesson), SAFE)
+    assert {text for text, _ in carried} >= {token.text for token in lesson.tokens}
+    assert carried <= ended
 
 
 @pytest.mark.parametrize("name", CASES)
