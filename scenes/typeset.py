@@ -40,10 +40,12 @@ class Shelf(Protocol):
 _shelf: Shelf | None = None
 
 
-def shelve(shelf: Shelf | None) -> None:
-    """Keep what this process typesets on ``shelf`` too (None: in memory only)."""
+def shelve(shelf: Shelf | None) -> Shelf | None:
+    """Keep what this process typesets on ``shelf`` too (None: in memory only); returns the
+    shelf it kept on until now."""
     global _shelf
-    _shelf = shelf
+    before, _shelf = _shelf, shelf
+    return before
 
 
 def forget() -> None:

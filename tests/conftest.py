@@ -11,17 +11,21 @@ import subprocess
 import sys
 import time
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from publish.presets import FULL_NAME, QUALITIES
+from publish.presets import FULL_NAME, QUALITIES, Quality
 
 ROOT = Path(__file__).parent.parent
 LOW = QUALITIES["low"]
+NARRATED = QUALITIES["draft"]
+"""The narrated lesson's quality: 480p at 8 fps. What is heard, captioned and described is the
+same at any frame rate; drawn and encoded in about half of low's frames."""
 
 
 @dataclass(frozen=True)
@@ -48,11 +52,14 @@ class Rendered:
         return self.folder / f"{FULL_NAME}.mp4"
 
 
-def cli(out: Path, *args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
-    """Run render.py at low quality, as a user would (output piped: plain progress lines);
-    silent (``--voice none``) unless ``args`` name a voice: tests/test_narration.py narrates."""
+def cli(
+    out: Path, *args: str, timeout: float = 600, quality: Quality = LOW
+) -> subprocess.CompletedProcess[str]:
+    """Run render.py at low quality (or ``quality``), as a user would (output piped: plain
+    progress lines); silent (``--voice none``) unless ``args`` name a voice."""
     voice = [] if "--voice" in args or "--script" in args else ["--voice", "none"]
-    command = [sys.executable, str(ROOT / "render.py"), "--quality", "low", "--out", str(out)]
+    command = [sys.executable, str(ROOT / "render.py"), "--quality", quality.name]
+    command += ["--out", str(out)]
     return subprocess.run(
         [*command, *voice, *args],
         cwd=ROOT,
@@ -149,6 +156,37 @@ def own_user_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
     os.environ["XDG_CACHE_HOME"] = str(_run_folder(tmp_path_factory) / "user_cache")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def shared_typesetting(own_user_cache: None) -> Iterator[None]:
+    """The tests' own dry runs keep what they typeset on the run's shelf, as a render's
+    processes do, and load what those typeset: a text made once in the run, whoever makes it,
+    is parsed once (a dry run of a lesson whose texts are shelved takes about a third less
+    CPU). The shelf is named when first asked, so a run that typesets nothing pays nothing."""
+    from scenes import typeset
+
+    before = typeset.shelve(RunShelf())
+    yield
+    typeset.shelve(before)
+
+
+class RunShelf:
+    """The run's typeset shelf (``publish.render.plan.typeset_shelf`` in the run's user
+    cache), its salt (the code's and the toolchain's digests: seconds) found on first use."""
+
+    @cached_property
+    def shelf(self) -> Any:
+        from publish.render.file_digests import cache_folder
+        from publish.render.plan import typeset_shelf
+
+        return typeset_shelf(cache_folder() / "typeset")
+
+    def load(self, key: tuple[Any, ...]) -> Any:
+        return self.shelf.load(key)
+
+    def keep(self, key: tuple[Any, ...], made: Any) -> None:
+        self.shelf.keep(key, made)
+
+
 def _run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The folder of the whole run: its workers' parent under xdist, else the base itself."""
     base = tmp_path_factory.getbasetemp()
@@ -226,7 +264,8 @@ LONG_BEAT = "03_score-03"
 @dataclass(frozen=True)
 class Recorded:
     """The lecturer's own recordings (espeak-ng reading the script, one WAV per beat; beat
-    :data:`LONG_BEAT` read three times over), and step 3 rendered with them."""
+    :data:`LONG_BEAT` read three times over), and step 3 rendered with them (at
+    :data:`NARRATED` quality: ``out / NARRATED.name``)."""
 
     recordings: Path
     beats: dict[str, float]
@@ -249,7 +288,7 @@ def recorded(tmp_path_factory: pytest.TempPathFactory, narration_script: str) ->
             wav = recordings / f"{beat}.wav"
             subprocess.run(["espeak-ng", "-v", "en-us", "-w", str(wav), said], check=True)
             beats[beat] = float(needs)
-        result = cli(folder / "media", "--voice", str(recordings), "--scene", "3")
+        result = cli(folder / "media", "--voice", str(recordings), "--scene", "3", quality=NARRATED)
         assert result.returncode == 0, result.stdout + result.stderr
         return {"beats": beats, "stdout": result.stdout}
 
@@ -259,12 +298,12 @@ def recorded(tmp_path_factory: pytest.TempPathFactory, narration_script: str) ->
 
 @pytest.fixture(scope="session")
 def narrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The default lesson narrated by its default voice (Piper's joe), at low quality, once for
-    the run: its output folder (tests/test_narration.py hears it, tests/test_described.py
-    describes a copy of it)."""
+    """The default lesson narrated by its default voice (Piper's joe), at :data:`NARRATED`
+    quality, once for the run: its output folder (tests/test_narration.py hears it,
+    tests/test_described.py describes a copy of it)."""
 
     def render(out: Path) -> dict[str, Any]:
-        result = cli(out, "--voice", "joe")
+        result = cli(out, "--voice", "joe", quality=NARRATED)
         assert result.returncode == 0, result.stdout + result.stderr
         return {}
 

@@ -15,6 +15,7 @@ from manim import Camera, Mobject
 from publish.render.shelf import Shelf, prune
 from scenes import style, typeset
 from scenes.helpers import math, text, vector_mob
+from scenes.toolkit.figures import figure
 
 from .conftest import ROOT
 
@@ -23,6 +24,7 @@ MADE: dict[str, Callable[[], Mobject]] = {
     "greek": lambda: text("Κάθε λέξη δίνει ένα κλειδί.", colour=style.KEY),
     "formula": lambda: math(r"e^{3}", r"\approx", "20.1"),
     "vector": lambda: vector_mob(["2", "0", "1", "1"], style.QUERY),
+    "figure": lambda: figure("-12.25", size=style.NUMBER_SIZE, bold=True),
 }
 
 
@@ -34,10 +36,11 @@ def drawn(mobject: Mobject) -> np.ndarray:
 
 @pytest.fixture
 def fresh_process() -> Iterator[Callable[[], None]]:
-    """Forget what this process typeset, as a new process would have."""
-
+    """Forget what this process typeset, as a new process would have, with no shelf but the
+    one the test gives it; after, the process keeps on the shelf it kept on before."""
+    before = typeset.shelve(None)
     yield typeset.forget
-    typeset.shelve(None)
+    typeset.shelve(before)
     typeset.forget()
 
 

@@ -28,7 +28,7 @@ from scenes import timing
 if TYPE_CHECKING:
     from scenes import LessonScene
 
-__all__ = ["Plan", "ScenesOf", "choose", "plan"]
+__all__ = ["Plan", "ScenesOf", "choose", "plan", "typeset_shelf"]
 
 ScenesOf = Callable[[Lesson], Sequence["type[LessonScene]"]]
 """How a lesson's scenes are found: ``scenes.scenes_for``, or a test's own."""
@@ -43,6 +43,14 @@ def choose(
 
     every = tuple((scenes_of or scenes_for)(lesson))
     return every, tuple(select(every, wanted))
+
+
+def typeset_shelf(folder: Path, sources: str | None = None, tools: str | None = None) -> Shelf:
+    """The shelf in ``folder`` for what this code, with this toolchain, typesets: a render's
+    processes keep theirs on it, and any process of the same code may load from it."""
+    sources = sources or source_digest(SOURCE_PACKAGES)
+    made_with = f"{sources}\0{tools or toolchain.digest()}"
+    return Shelf(folder, hashlib.sha256(made_with.encode()).hexdigest())
 
 
 @dataclass(frozen=True)
@@ -120,8 +128,9 @@ class Plan:
     @cached_property
     def shelf(self) -> Shelf:
         """The run's typeset mobjects, under the code and the toolchain that made them."""
-        made_with = f"{self._bound['sources']}\0{self._bound['toolchain']}"
-        return Shelf(self.options.run.typeset, hashlib.sha256(made_with.encode()).hexdigest())
+        return typeset_shelf(
+            self.options.run.typeset, self._bound["sources"], self._bound["toolchain"]
+        )
 
     def key(
         self, scene: type[LessonScene], reads: Sequence[Any], kwargs: Sequence[tuple[str, Any]]

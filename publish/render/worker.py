@@ -334,11 +334,11 @@ def shelved(shelf: Shelf | None) -> Iterator[None]:
     """What this process typesets meanwhile is kept on ``shelf`` too."""
     from scenes import typeset
 
-    typeset.shelve(shelf)
+    before = typeset.shelve(shelf)
     try:
         yield
     finally:
-        typeset.shelve(None)
+        typeset.shelve(before)
 
 
 CACHES = ("Tex", "texts")

@@ -9,6 +9,7 @@ import numpy as np
 from manim import MarkupText, VGroup
 
 from scenes import style
+from scenes.typeset import made
 
 __all__ = ["Figure", "FigureVector", "figure"]
 
@@ -56,8 +57,9 @@ SIGN_AXIS = 0.00505
 def figure(
     content: str, *, size: float = style.NUMBER_SIZE, colour: str = style.TEXT, bold: bool = False
 ) -> Figure:
-    """A number as the viewer reads it in a table, a bar, a sum or a share."""
-    return Figure(content, size=size, colour=colour, bold=bold)
+    """A number as the viewer reads it in a table, a bar, a sum or a share (typeset once:
+    :func:`scenes.typeset.made`)."""
+    return made(Figure, content, size=size, colour=colour, bold=bold)
 
 
 class FigureVector(Figure):
