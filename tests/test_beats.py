@@ -55,7 +55,7 @@ def job_for(
     return worker.ClipJob(
         scene=scene or worker.scene_path(placed),
         lesson=lesson,
-        quality=QUALITIES["low"],
+        quality=QUALITIES["draft"],  # 480p at 8 fps: a beat is a beat at any rate, in fewer frames
         fmt="mp4",
         transparent=False,
         work=work,

@@ -34,7 +34,7 @@ from publish.media.ffmpeg import chapters
 from publish.media.manifest import Chapter, ClipEntry
 from publish.narration.voices import VoiceError
 from publish.presets import FULL_NAME
-from tests.conftest import LOW, ROOT, cli
+from tests.conftest import NARRATED, ROOT, cli
 from tests.test_accessibility import AXE, TAGS
 from tests.test_lecture_kit import Visit, browser  # noqa: F401 (browser: a fixture)
 
@@ -127,7 +127,7 @@ def test_where_nothing_holds_the_plain_video_carries_the_described_track(
     """The second track as a lesson whose descriptions all fit gets it (today's descriptions
     never all fit, so it is made here from a narrated clip, as ``--described`` makes it)."""
     plain = tmp_path / "01_title.mp4"
-    shutil.copy(narrated / LOW.name / plain.name, plain)
+    shutil.copy(narrated / NARRATED.name / plain.name, plain)
     sound = described_track(heard(plain, tmp_path), _duration(plain), [], [], tmp_path / "s.wav")
     made = []
     for _ in range(2):  # a second run replaces the described track, never adds one
@@ -184,9 +184,9 @@ def described(narrated: Path, tmp_path_factory: pytest.TempPathFactory) -> Descr
     out = tmp_path_factory.mktemp("described") / "media"
     shutil.copytree(narrated, out, symlinks=True)
     started = time.monotonic()
-    result = cli(out, "--voice", "joe", "--described")
+    result = cli(out, "--voice", "joe", "--described", quality=NARRATED)
     assert result.returncode == 0, result.stdout + result.stderr
-    return Described(out / LOW.name, result.stdout, time.monotonic() - started)
+    return Described(out / NARRATED.name, result.stdout, time.monotonic() - started)
 
 
 def _duration(path: Path) -> float:
@@ -229,7 +229,8 @@ def test_holds_add_exactly_the_missing_time(described: Described) -> None:
     for step, clip in zip(steps_of(described.folder, clips, write=False), clips, strict=True):
         ends += [offset + beat.end for beat in step.beats]
         offset += round(clip.duration * 1000) / 1000
-    held = {round(hold.at / FRAME): hold for hold in holds}
+    frame = float(NARRATED.frame)  # the described lesson's frame: the unit its holds come in
+    held = {round(hold.at / frame): hold for hold in holds}
     beats = list(zip([0.0, *ends[:-1]], ends, strict=True))
     for at, length, _ in described.record["descriptions"]:
         # its beat: from the hold before to its own hold's end, in the described video
@@ -238,8 +239,8 @@ def test_holds_add_exactly_the_missing_time(described: Described) -> None:
         )
         beat_end = later(end, holds)
         assert at + length + AFTER <= beat_end + 0.01
-        if round(end / FRAME) in held:  # held a frame less, it would end too soon
-            assert at + length + AFTER > beat_end - FRAME - 0.01
+        if round(end / frame) in held:  # held a frame less, it would end too soon
+            assert at + length + AFTER > beat_end - frame - 0.01
 
 
 @pytest.mark.render

@@ -1,4 +1,4 @@
-"""Narration: what is said, the voices, and a narrated low-quality render heard with ffmpeg."""
+"""Narration: what is said, the voices, and a narrated draft-quality render heard with ffmpeg."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ from publish.narration.voices import (
 )
 from publish.presets import FULL_NAME
 from scenes import style
-from tests.conftest import LONG_BEAT, LOW, ROOT, Recorded, Rendered, cli
+from tests.conftest import LONG_BEAT, LOW, NARRATED, ROOT, Recorded, Rendered, cli
 
 LESSONS = ROOT / "lessons"
 SILENCE = "-40dB"
@@ -278,13 +278,13 @@ def _subtitles(path: Path) -> list[Cue]:
     return parse_srt(text, escaped=False)
 
 
-def _clips(out: Path) -> list[Path]:
-    return sorted((out / LOW.name).glob("0*.mp4"))
+def _clips(narrated: Path) -> list[Path]:
+    return sorted((narrated / NARRATED.name).glob("0*.mp4"))
 
 
 @pytest.mark.render
 def test_every_file_has_sound_and_subtitles_in_its_language(narrated: Path) -> None:
-    files = [*_clips(narrated), narrated / LOW.name / f"{FULL_NAME}.mp4"]
+    files = [*_clips(narrated), narrated / NARRATED.name / f"{FULL_NAME}.mp4"]
     assert len(files) == 8
     for path in files:
         kinds = {str(s["codec_type"]): s for s in _streams(path)}
@@ -298,7 +298,7 @@ def test_every_file_has_sound_and_subtitles_in_its_language(narrated: Path) -> N
 
 @pytest.mark.render
 def test_loudness_is_minus_16_lufs_in_every_file(narrated: Path) -> None:
-    for path in [*_clips(narrated), narrated / LOW.name / f"{FULL_NAME}.mp4"]:
+    for path in [*_clips(narrated), narrated / NARRATED.name / f"{FULL_NAME}.mp4"]:
         assert _loudness(path) == pytest.approx(-16, abs=1), path.name
 
 
@@ -332,7 +332,7 @@ def test_words_are_heard_inside_their_cues_and_nowhere_else(narrated: Path) -> N
 def test_every_cue_of_every_file_keeps_to_the_rules(narrated: Path) -> None:
     """Two lines of at most 42 characters, 5/6 to 7 s, at most 20 characters a second; the
     subtitle track inside each MP4 is its sidecar, cue for cue."""
-    folder = narrated / LOW.name
+    folder = narrated / NARRATED.name
     files = [*_clips(narrated), folder / f"{FULL_NAME}.mp4"]
     fast = []
     for path in files:
@@ -354,7 +354,7 @@ def test_every_cue_of_every_file_keeps_to_the_rules(narrated: Path) -> None:
 
 @pytest.mark.render
 def test_subtitles_and_description_agree_with_the_chapters(narrated: Path) -> None:
-    folder = narrated / LOW.name
+    folder = narrated / NARRATED.name
     full = folder / f"{FULL_NAME}.mp4"
     marks = chapters(full)
     sidecar = parse_srt((folder / f"{FULL_NAME}.srt").read_text("utf-8"))
@@ -373,24 +373,25 @@ def test_subtitles_and_description_agree_with_the_chapters(narrated: Path) -> No
 
 @pytest.mark.render
 def test_the_narrated_lesson_runs_4_to_5_and_a_half_minutes(narrated: Path) -> None:
-    manifest = json.loads((narrated / LOW.name / "manifest.json").read_text("utf-8"))
+    manifest = json.loads((narrated / NARRATED.name / "manifest.json").read_text("utf-8"))
     assert 240 <= manifest["full"]["duration"] <= 330
 
 
 @pytest.mark.render
 def test_two_narrated_runs_give_the_same_bytes(narrated: Path, tmp_path: Path) -> None:
     """A fresh run, its speech synthesised again, gives byte-identical files."""
-    result = cli(tmp_path, "--voice", JOE, "--scene", "3")
+    result = cli(tmp_path, "--voice", JOE, "--scene", "3", quality=NARRATED)
     assert result.returncode == 0, result.stdout + result.stderr
     for name in ("03_score.mp4", "03_score.srt"):
-        assert sha256(tmp_path / LOW.name / name) == sha256(narrated / LOW.name / name), name
+        ours, theirs = tmp_path / NARRATED.name / name, narrated / NARRATED.name / name
+        assert sha256(ours) == sha256(theirs), name
 
 
 @pytest.fixture(scope="module")
 def heart(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Step 3 narrated by heart at low quality: its output folder."""
+    """Step 3 narrated by heart at draft quality: its output folder."""
     out = tmp_path_factory.mktemp("heart")
-    result = cli(out, "--voice", HEART, "--scene", "3")
+    result = cli(out, "--voice", HEART, "--scene", "3", quality=NARRATED)
     assert result.returncode == 0, result.stdout + result.stderr
     return out
 
@@ -398,9 +399,9 @@ def heart(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.render
 def test_heart_narrates_a_clip_end_to_end(heart: Path) -> None:
     """--voice heart (hibari, Apache-2.0): sound at -16 LUFS, cues to the rules and on its
-    words, all at low quality."""
+    words, all at draft quality."""
     tmp_path = heart
-    clip = tmp_path / LOW.name / "03_score.mp4"
+    clip = tmp_path / NARRATED.name / "03_score.mp4"
     assert {str(s["codec_type"]) for s in _streams(clip)} >= {"video", "audio", "subtitle"}
     assert _loudness(clip) == pytest.approx(-16, abs=1)
     test_words_are_heard_inside_their_cues_and_nowhere_else(tmp_path)
@@ -418,10 +419,11 @@ def test_heart_narrates_a_clip_end_to_end(heart: Path) -> None:
 def test_heart_gives_the_same_bytes_in_another_folder(heart: Path, tmp_path: Path) -> None:
     """hibari with seed=0 in a fresh run, into another --out: byte-identical clip and
     captions (nothing of the folder's path, the clock or a random draw gets into the file)."""
-    result = cli(tmp_path, "--voice", HEART, "--scene", "3")
+    result = cli(tmp_path, "--voice", HEART, "--scene", "3", quality=NARRATED)
     assert result.returncode == 0, result.stdout + result.stderr
     for name in ("03_score.mp4", "03_score.srt"):
-        assert sha256(tmp_path / LOW.name / name) == sha256(heart / LOW.name / name), name
+        ours, theirs = tmp_path / NARRATED.name / name, heart / NARRATED.name / name
+        assert sha256(ours) == sha256(theirs), name
 
 
 @pytest.mark.render
@@ -448,7 +450,7 @@ def seconds_of(path: Path) -> float:
 def test_a_recorded_voice_times_the_beats(recorded: Recorded) -> None:
     folder = recorded.recordings
     assert seconds_of(folder / f"{LONG_BEAT}.wav") > recorded.beats[LONG_BEAT] + 2
-    clip = recorded.out / LOW.name / "03_score.mp4"
+    clip = recorded.out / NARRATED.name / "03_score.mp4"
     assert "audio" in {s["codec_type"] for s in _streams(clip)}
     cues = parse_srt(clip.with_suffix(".srt").read_text("utf-8"))
     # 03_score-03, read three times over, its caption cut into cues; the next beat's come next
@@ -458,7 +460,7 @@ def test_a_recorded_voice_times_the_beats(recorded: Recorded) -> None:
     recording = seconds_of(folder / f"{LONG_BEAT}.wav")
     assert (stop - start) / 1000 == pytest.approx(recording, abs=0.5)
     heard = (stop - start) / 1000  # the recording less its leading silence
-    frame = 1 / LOW.fps
+    frame = 1 / NARRATED.fps
     assert (cues[after].start - start) / 1000 >= heard + style.BREATH - frame  # it waited
 
 

@@ -16,7 +16,7 @@ from scenes.beat import BeatTiming, Caption
 from scenes.probe import run_dry
 from scenes.steps.score import Step3Score
 
-from .conftest import Recorded, cli
+from .conftest import NARRATED, Recorded, cli
 from .lessons import default_data, to_toml
 
 LESSON = default_lesson()
@@ -124,7 +124,7 @@ def test_every_beat_of_a_recorded_step_has_its_cue(recorded: Recorded) -> None:
     out, beats = recorded.out, recorded.beats
     # A beat's words may take several cues (publish/media/cues.py), never none: every
     # caption is said, whole and in order, by the cues read one after another.
-    cues = parse_srt((out / "low" / "03_score.srt").read_text("utf-8"))
+    cues = parse_srt((out / NARRATED.name / "03_score.srt").read_text("utf-8"))
     said = " ".join(" ".join(cue.text for cue in cues).split())
     captions = [" ".join(beat.caption.text.split()) for beat in run_dry(Step3Score, LESSON).beats]
     assert len(captions) == sum(1 for beat in beats if beat.startswith("03_score-"))
