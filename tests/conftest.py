@@ -74,6 +74,7 @@ def cli(
 DRY_RUNS = "the dry-run readers"
 DRY_RUN_READERS = frozenset(
     {
+        "test_continuity.py",
         "test_cues.py",
         "test_descriptions.py",
         "test_scenes.py",
@@ -88,20 +89,23 @@ makes once per process: one unit of work, so the run makes them once, not once p
 SLOWEST_FIRST = (
     "test_narration.py",
     "test_cluster.py",
-    "test_render.py",
-    "test_series_render.py",
-    "test_described.py",
     DRY_RUNS,
-    "test_voice_checks.py",
-    "test_hostile_text.py",
-    "test_scripts.py",
     "test_beats.py",
-    "test_watch.py",
-    "test_handout_print.py",
-    "test_grid_scenes.py",
-    "test_edit_loop.py",
+    "test_toolchain_identity.py",
+    "test_hostile_text.py",
     "test_odd_paths.py",
+    "test_described.py",
+    "test_lecture_kit.py",
+    "test_render.py",
+    "test_grid_scenes.py",
+    "test_watch.py",
+    "test_handout_series.py",
+    "test_scripts.py",
     "test_interrupts.py",
+    "test_cache_keys.py",
+    "test_random_lessons.py",
+    "test_twin.py",
+    "test_handout_print.py",
 )
 """The units that take longest (CPU seconds, measured), longest first: handed out before the
 rest, so that the quick modules fill in at the end and the two workers finish together. Out of
