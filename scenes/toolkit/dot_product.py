@@ -107,7 +107,7 @@ PRODUCT_DROP = 0.55  # from the key's cells down to the products' middle
 SIGN_ROOM = 0.16  # either side of a + between two products
 LINE_GAP = 0.45  # between the products' line and the division when it goes underneath
 TERM_GAP = 0.2  # either side of a sign in a line of products, and before the sum
-WRAP_GAP = 0.25  # between the key and the products' first line, and that and the second,
+WRAP_GAP = 0.18  # between the key and the products' first line, and that and the second,
 # when they take two
 
 
