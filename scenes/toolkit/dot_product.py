@@ -256,7 +256,7 @@ class DotProduct(VGroup):
             drop = max(p.height for p in self.products) + WRAP_GAP
             lines[1].shift(
                 RIGHT * (left + self.pluses[0].width + 2 * TERM_GAP - lines[1].get_left()[0])
-                + UP * (self.products[0].baseline - drop - any_baseline(lines[1]))
+                + UP * (any_baseline(self.products[0]) - drop - any_baseline(lines[1]))
             )
             if beside:
                 self.put_division_beside()
