@@ -343,3 +343,19 @@ def test_a_translated_lesson_shows_and_says_no_english(scene, lesson_name) -> No
             continue
         leaked = _words(shown) & english_only
         assert not leaked, f"{scene.__name__} shows English {sorted(leaked)} in {shown!r}"
+
+
+def test_an_untuned_lessons_wide_working_keeps_its_numbers_40_px_tall() -> None:
+    """#37 on a lesson no one tuned for (data/untuned_shelf.toml: four tokens, five numbers
+    each): step 1's working, too wide for the band on one line, takes two rather than shrink
+    its numbers under 40 px (they were 30 px). Only that scene is dry-run."""
+    from scenes.steps.score import Step3Score
+
+    lesson = load_lesson(Path(__file__).parent / "data" / "untuned_shelf.toml")
+    composed = Composition.merged([composition(run_dry(Step3Score, lesson))])
+    assert composed.number_p5 is not None
+    assert composed.number_p5 >= MIN_NUMBER_PX, sorted(
+        {(n.text, round(n.px)) for n in composed.small_numbers}
+    )
+    assert composed.overlaps == ()
+    assert composed.texts_outside == ()

@@ -19,14 +19,17 @@ from manim import (
     SurroundingRectangle,
     TransformFromCopy,
     VGroup,
+    config,
 )
 
 from attention_core import Token
 from attention_core.meaning import meaning
 from attention_core.worked import Worked
 from scenes import style
-from scenes.helpers import inline, math
+from scenes.composition import MIN_NUMBER_PX, number_px
+from scenes.helpers import any_baseline, inline, math
 from scenes.layout import LOWER
+from scenes.probe import CameraFrame, box_of
 from scenes.toolkit.figures import Figure, figure
 from scenes.toolkit.vectors import CELL_GAP, VectorCells
 
@@ -46,6 +49,11 @@ def fit_working(query: VectorCells, workings: Callable[[], VGroup]) -> None:
     first working about the lower band's middle (as far as the widest lets it), the whole about
     the area's middle height.
 
+    Each product stays under its pair, the workings shrinking as they must, while that leaves
+    the numbers :data:`~scenes.composition.MIN_NUMBER_PX` tall at 1080p; where it would not,
+    the cells close up and each working breaks its products onto two lines
+    (``query.working_lines``), shrunk only as far as those need, if that is less.
+
     Found by halving, not in proportion: the gaps between lines do not shrink with the type,
     and a division goes beside its sum once the sum is narrow enough.
     """
@@ -58,12 +66,27 @@ def fit_working(query: VectorCells, workings: Callable[[], VGroup]) -> None:
         span = VGroup(query, workings())
         return span.width <= work.width and span.height <= work.height
 
-    if not fits(1.0):
+    def largest() -> float:
+        """The largest scale that fits, found by halving (the query left at some scale)."""
         fitting, too_big = 0.0, 1.0
         for _ in range(FITTING_ROUNDS):
             middle = (fitting + too_big) / 2
             fitting, too_big = (middle, too_big) if fits(middle) else (fitting, middle)
-        fits(fitting)
+        return fitting
+
+    if not fits(1.0):
+        scale = largest()
+        if number_px_at(query, scale) < MIN_NUMBER_PX:
+            under_pairs = query.gap
+            query.working_lines = 2
+            query.close_up(CELL_GAP)
+            on_two = 1.0 if fits(1.0) else largest()
+            if on_two > scale:
+                scale = on_two
+            else:
+                query.working_lines = 1
+                query.close_up(under_pairs)
+        fits(scale)
     works = workings()
     span = VGroup(query, works)
     room = work.right - span.get_right()[0]
@@ -71,10 +94,21 @@ def fit_working(query: VectorCells, workings: Callable[[], VGroup]) -> None:
     query.shift(RIGHT * across + DOWN * (span.get_y() - work.y))
 
 
+def number_px_at(query: VectorCells, scale: float) -> float:
+    """How tall the least of ``query``'s entries would be at ``scale`` of its drawn size, in
+    pixels of a 1080-line picture of the whole frame."""
+    whole = CameraFrame(0.0, 0.0, config.frame_width, config.frame_height)
+    now = min(number_px(box_of(entry), whole) for entry in query.entries)
+    return now * scale * query.natural_width / query.width
+
+
 ROW_GAP = 0.12  # between the query's cells and the key's under them
 PRODUCT_DROP = 0.55  # from the key's cells down to the products' middle
 SIGN_ROOM = 0.16  # either side of a + between two products
 LINE_GAP = 0.45  # between the products' line and the division when it goes underneath
+TERM_GAP = 0.2  # either side of a sign in a line of products, and before the sum
+WRAP_GAP = 0.18  # between the key and the products' first line, and that and the second,
+# when they take two
 
 
 def column_gap(cell_width: float, products: Sequence[str], *, size: float) -> float:
@@ -164,36 +198,89 @@ class DotProduct(VGroup):
         y = self.key.get_bottom()[1] - PRODUCT_DROP
         size = query.size * query.width / query.natural_width
         self.products = VGroup(*(figure(p, size=size) for p in row.factors))
-        for product, cell in zip(self.products, self.key, strict=True):
-            product.move_to((cell.get_x(), y, 0))
-        self.pluses = VGroup()
-        for left, right_cell in zip(self.key[:-1], self.key[1:], strict=True):
-            plus = figure("+", size=size).move_to(
-                ((left.get_right()[0] + right_cell.get_left()[0]) / 2, y, 0)
-            )
-            self.pluses.add(plus)
+        self.pluses = VGroup(*(figure("+", size=size) for _ in row.factors[1:]))
         self.equals = figure("=", size=size)
         self.dot = figure(row.dot, size=size, bold=True)
-        inline(self.products[-1], self.equals, self.dot, buff=0.2)
-        for piece in (*self.products, *self.pluses):
-            piece.shift(UP * (self.products[0].baseline - piece.baseline))
         self.division = Division(
             row.dot, worked.d_k, worked.root_d_k, row.score, score_colour=score_colour, size=size
         )
-        beside = self.dot.get_right()[0] + 0.5
-        if beside + self.division.width - query.get_left()[0] <= width:
-            self.division.shift(
-                RIGHT * (beside - self.division.get_left()[0])
-                + UP * (self.dot.baseline - self.division.dot.baseline)
-            )
+        if query.working_lines == 1 or len(self.products) == 1:
+            self.under_pairs(y, width)
         else:
-            self.division.next_to(self.products, DOWN, buff=LINE_GAP, aligned_edge=LEFT)
+            self.on_two_lines(width)
         self.add(self.key, self.products, self.pluses, self.equals, self.dot, self.division)
         products = [
             f"{query.entry(j).original_text} × {k} = {p}"
             for j, (k, p) in enumerate(zip(row.key_entries, row.factors, strict=True))
         ]
         self.meant = meaning("describe.line.products", products="; ".join(products), dot=row.dot)
+
+    def under_pairs(self, y: float, width: float) -> None:
+        """Each product under its pair at ``y``, ``+`` between the pairs, ``= dot`` after the
+        last; the division beside the sum where the whole fits ``width``, else under it."""
+        for product, cell in zip(self.products, self.key, strict=True):
+            product.move_to((cell.get_x(), y, 0))
+        for plus, left, right_cell in zip(self.pluses, self.key[:-1], self.key[1:], strict=True):
+            plus.move_to(((left.get_right()[0] + right_cell.get_left()[0]) / 2, y, 0))
+        inline(self.products[-1], self.equals, self.dot, buff=TERM_GAP)
+        for piece in (*self.products, *self.pluses):
+            piece.shift(UP * (self.products[0].baseline - piece.baseline))
+        beside = self.dot.get_right()[0] + 0.5
+        if beside + self.division.width - self.query.get_left()[0] <= width:
+            self.put_division_beside()
+        else:
+            self.division.next_to(self.products, DOWN, buff=LINE_GAP, aligned_edge=LEFT)
+
+    def on_two_lines(self, width: float) -> None:
+        """The products in a line of their own under the key, broken after a ``+`` into two
+        lines, the second indented by a sign's room and ending ``= dot``: where the two, the
+        division beside the second, are narrowest within ``width``; else where the two alone
+        are narrowest, the division under them."""
+        left, top = self.key.get_left()[0], self.key.get_bottom()[1] - WRAP_GAP
+        n = len(self.products)
+
+        def lay_out(first: int, beside: bool) -> float:
+            """The products before ``first`` on the first line, the rest on the second; how far
+            the working then reaches right of the query's left edge."""
+            one = [piece for j in range(first) for piece in (self.products[j], self.pluses[j])]
+            two = [
+                piece for j in range(first, n - 1) for piece in (self.products[j], self.pluses[j])
+            ]
+            lines = (
+                inline(*one, buff=TERM_GAP),
+                inline(*two, self.products[-1], self.equals, self.dot, buff=TERM_GAP),
+            )
+            lines[0].shift(
+                RIGHT * (left - lines[0].get_left()[0]) + UP * (top - lines[0].get_top()[1])
+            )
+            drop = max(p.height for p in self.products) + WRAP_GAP
+            lines[1].shift(
+                RIGHT * (left + self.pluses[0].width + 2 * TERM_GAP - lines[1].get_left()[0])
+                + UP * (any_baseline(self.products[0]) - drop - any_baseline(lines[1]))
+            )
+            if beside:
+                self.put_division_beside()
+            else:
+                self.division.next_to(VGroup(*lines), DOWN, buff=LINE_GAP)
+                self.division.align_to(lines[0], LEFT)
+            reach = VGroup(*lines, self.division).get_right()[0]
+            return float(reach - self.query.get_left()[0])
+
+        breaks = range(1, n)
+        beside = [(lay_out(first, True), first) for first in breaks]
+        fitting = [(reach, first) for reach, first in beside if reach <= width]
+        if fitting:
+            lay_out(min(fitting)[1], True)
+        else:
+            lay_out(min((lay_out(first, False), first) for first in breaks)[1], False)
+
+    def put_division_beside(self) -> None:
+        """The division on the sum's line, after ``= dot``."""
+        beside = self.dot.get_right()[0] + 0.5
+        self.division.shift(
+            RIGHT * (beside - self.division.get_left()[0])
+            + UP * (self.dot.baseline - self.division.dot.baseline)
+        )
 
     def meant_parts(self) -> list[Mobject]:
         """What its meaning stands for: the query's cells above it too, whose entries it names."""

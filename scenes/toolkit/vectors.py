@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import cast
 
-from manim import RIGHT, RoundedRectangle, VGroup
+from manim import LEFT, RIGHT, UP, RoundedRectangle, VGroup
 
 from attention_core.palette import FAINTEST, FULLEST
 from scenes import style
@@ -73,6 +73,19 @@ class VectorCells(VGroup):
             self.add(VGroup(box, entry))
         self.arrange(RIGHT, buff=gap)
         self.natural_width = self.width  # fit() may shrink it; what goes with it shrinks too
+        self.working_lines = 1
+        """The lines a dot product worked under these cells puts its products on: one, each
+        under its pair, or two once :func:`scenes.toolkit.dot_product.fit_working` has closed
+        the cells up for a working too wide for its band."""
+
+    def close_up(self, gap: float) -> None:
+        """Its cells ``gap`` apart (at the size they were drawn), the top-left corner kept."""
+        corner = self.get_corner(UP + LEFT)
+        scale = self.width / self.natural_width
+        self.arrange(RIGHT, buff=gap * scale)
+        self.move_to(corner, aligned_edge=UP + LEFT)
+        self.gap = gap
+        self.natural_width = self.width / scale
 
     def entry(self, j: int) -> Figure:
         """The number in cell ``j``."""
