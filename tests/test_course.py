@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 from dataclasses import replace
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
@@ -15,7 +16,7 @@ from publish.course import BUILT_IN, Course, CourseError, LessonSpec, load_lesso
 from publish.presets import FULL_NAME, QUALITIES, full_name
 from publish.render.pipeline import RunOptions, plan, publish
 from publish.render.progress import PlainDisplay, Row, Tally
-from publish.render.schedule import queue_order
+from publish.render.schedule import _Lesson, _rendering_before_titles, queue_order
 from scenes import SCENES
 
 ROOT = Path(__file__).parent.parent
@@ -300,3 +301,17 @@ def test_a_run_refuses_a_lesson_made_for_another_run(tmp_path: Path) -> None:
     with PlainDisplay(io.StringIO()) as display, refused:
         publish(run, [plan(default_lesson(), other.lesson())], display)
     assert not (tmp_path / LOW.name).exists()
+
+
+def test_an_idle_worker_measures_only_the_clips_a_title_still_waits_for() -> None:
+    run = cast(Any, None)  # the choice reads the queue, not the lesson's run
+    waiting = _Lesson(0, run, titles=[TITLE], others=[SCORE, SOFTMAX], measuring=[TITLE])
+    waiting.probed.add(SOFTMAX)
+    sent = _Lesson(1, run, titles=[TITLE], others=[SCORE], measuring=[], titles_sent=True)
+    rendering = [
+        (waiting, SCORE, False),  # rendering, its length unknown: measured now
+        (waiting, SOFTMAX, False),  # already being measured
+        (waiting, TITLE, True),  # the title's own dry run
+        (sent, SCORE, False),  # its title already has its minutes
+    ]
+    assert _rendering_before_titles([waiting, sent], rendering) == [(waiting, SCORE)]

@@ -1,18 +1,20 @@
 """One queue for every clip of every lesson in a run, longest expected first.
 
-Each lesson's title (it shows the lesson's length in minutes) waits for that lesson's other
-clips, or for dry runs of those neither cached nor rendered now; every other clip of every
-lesson is queued at once, so the workers stay busy until the last clip of the course.
-A lesson is finished (joined, its kit and manifest written) as soon as its last clip is in,
-while the workers go on with the others.
+Each lesson's title (it shows the lesson's length in minutes) waits for the length of each of
+that lesson's other clips: rendered, cached, or measured by a dry run (those neither cached nor
+rendered now, and, once a worker would otherwise stand idle, those still rendering). Every other
+clip of every lesson is queued at once, so the workers stay busy until the last clip of the
+course. A title made with a dry run's length is made again if the rendered clips give other
+minutes. A lesson is finished (joined, its kit and manifest written) as soon as its last clip is
+in, while the workers go on with the others.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from publish.render import worker
@@ -52,8 +54,13 @@ class _Lesson:
     """Scenes dry-run for their length, which the title's minutes need: those neither cached
     nor rendered before the title, the title itself among them."""
     measured: dict[type[LessonScene], float] = field(default_factory=dict)
+    probed: set[type[LessonScene]] = field(default_factory=set)
+    """Clips still rendering, dry-run meanwhile on a worker that would stand idle: the titles
+    need not wait for them."""
     outstanding: int = 0
     titles_sent: bool = False
+    shown: int | None = None
+    """The minutes the titles were sent with."""
     finished: bool = False
 
 
@@ -98,18 +105,22 @@ def render_course(
     jobs = options.jobs
     ways = max(1, jobs // max(1, len(clips))) if options.scheduler is None else 1
     workers = min(jobs, queued + len(clips) * (ways - 1))
+    probing = options.scheduler is None and ways == 1  # a cluster's idle workers are unknown
     with _executor(options, events, workers, display) as executor:
-        pending: dict[Future[Any], tuple[_Lesson, type[LessonScene]]] = {}
+        pending: dict[Future[Any], tuple[_Lesson, type[LessonScene], bool]] = {}
 
         def send(part: _Lesson, scene: type[LessonScene], minutes: int | None = None) -> None:
             run = part.run
             if scene in part.measuring and minutes is None:
-                job: Any = run.plan.dry_job(scene)
-                pending[start(executor, worker.dry_run, job)] = (part, scene)
+                measure(part, scene, run.plan.dry_job(scene))
             else:
                 kwargs = () if minutes is None else timing.title_arguments(scene, minutes)
                 job = run.plan.clip_job(scene, kwargs)
-                pending[start_clip(executor, job, run.display.note, ways)] = (part, scene)
+                pending[start_clip(executor, job, run.display.note, ways)] = (part, scene, False)
+                part.outstanding += 1
+
+        def measure(part: _Lesson, scene: type[LessonScene], job: worker.DryJob) -> None:
+            pending[start(executor, worker.dry_run, job)] = (part, scene, True)
             part.outstanding += 1
 
         for index, scene in [*dry, *clips]:
@@ -119,26 +130,53 @@ def render_course(
                 _release(part, send, finish)
             if not pending:
                 break
+            if probing and len(pending) < workers:
+                for part, scene in _rendering_before_titles(lessons, pending.values()):
+                    part.probed.add(scene)
+                    measure(part, scene, _probe_job(part.run.plan.dry_job(scene)))
             done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
             _drain(events, display)
             for future in sorted(done, key=lambda f: (pending[f][0].index, pending[f][1].step)):
-                part, scene = pending.pop(future)
+                part, scene, measuring = pending.pop(future)
                 part.outstanding -= 1
-                _arrived(part, scene, outcome(future))
+                _arrived(part, scene, outcome(future), measuring)
 
 
-def _arrived(part: _Lesson, scene: type[LessonScene], value: Any) -> None:
+def _rendering_before_titles(
+    lessons: Sequence[_Lesson], pending: Iterable[tuple[_Lesson, type[LessonScene], bool]]
+) -> list[tuple[_Lesson, type[LessonScene]]]:
+    """The clips rendering whose lengths a title still waits for, not yet dry-run."""
+    return [
+        (part, scene)
+        for part, scene, measuring in pending
+        if not measuring
+        and part.titles
+        and not part.titles_sent
+        and scene not in part.titles
+        and scene not in part.probed
+    ]
+
+
+def _probe_job(job: worker.DryJob) -> worker.DryJob:
+    """A dry run beside the clip's render, in a work folder of its own."""
+    return replace(job, work=job.work / "probe")
+
+
+def _arrived(part: _Lesson, scene: type[LessonScene], value: Any, measuring: bool) -> None:
     """A clip rendered or a scene measured (or either failed)."""
     run = part.run
-    measured = scene in part.measuring and not part.titles_sent
-    if isinstance(value, worker.ClipFailed) and measured:
+    if scene in part.probed and measuring:
+        if not isinstance(value, worker.ClipFailed):  # else the title waits for the clip
+            part.measured[scene] = value.seconds
+        return
+    if isinstance(value, worker.ClipFailed) and measuring:
         if scene in part.titles:
             run.fail(scene, f"measuring: {value.message}", value.detail)
         else:  # measured only for the title's minutes
             run.display.note(f"{run.label(scene)} failed to measure: {value.message}")
     elif isinstance(value, worker.ClipFailed):
         run.fail(scene, value.message, value.detail)
-    elif measured:
+    elif measuring:
         probe: Probe = value
         part.measured[scene] = probe.seconds
     else:
@@ -152,31 +190,52 @@ def _release(
 ) -> None:
     """Once a lesson's other clips are in, queue its titles with its minutes; once those are
     in too, finish the lesson."""
-    if part.finished or part.outstanding:
+    if part.finished:
         return
     run = part.run
-    if part.titles and not part.titles_sent:
+    if part.titles and not part.titles_sent and (not part.outstanding or _known(part)):
         part.titles_sent = True
-        minutes = _minutes(part)
-        if minutes is not None:
-            for scene in run.take_titles(minutes):
-                run.states[scene] = "cached"
-                run.display.cached(run.label(scene))
-            for scene in part.titles:
-                if scene not in run.failures and scene not in run.clips:
-                    send(part, scene, minutes)
-        if part.outstanding:
-            return
+        part.shown = _minutes(part)
+        if part.shown is not None:
+            _send_titles(part, part.shown, send)
+    if part.outstanding:
+        return
+    rendered = timing.minutes_from(run.plan.scenes, part.measured | run.lengths())
+    if part.shown is not None and rendered is not None and rendered != part.shown:
+        run.display.note(f"the rendered clips make the lesson {rendered} min: the title again")
+        part.shown = rendered
+        for scene in part.titles:
+            run.clips.pop(scene, None)
+        _send_titles(part, rendered, send)
+        return
     run.settle_titles()  # a title not chosen, once the others are rendered
     part.finished = True
     finish(run)
+
+
+def _send_titles(
+    part: _Lesson, minutes: int, send: Callable[[_Lesson, type[LessonScene], int | None], None]
+) -> None:
+    """The titles cached with ``minutes`` taken, the others queued to render with them."""
+    run = part.run
+    for scene in run.take_titles(minutes):
+        run.states[scene] = "cached"
+        run.display.cached(run.label(scene))
+    for scene in part.titles:
+        if scene not in run.failures and scene not in run.clips:
+            send(part, scene, minutes)
+
+
+def _known(part: _Lesson) -> bool:
+    """Every clip's length is known, rendered or measured, so the titles can be made."""
+    return not timing.unknown(part.run.plan.scenes, part.measured | part.run.lengths())
 
 
 def _minutes(part: _Lesson) -> int | None:
     """The lesson's length in minutes from every clip's length; None (failing the titles) when
     a scene failed, so its length is unknown."""
     run = part.run
-    lengths = run.lengths() | part.measured
+    lengths = part.measured | run.lengths()
     minutes = timing.minutes_from(run.plan.scenes, lengths)
     if minutes is not None:
         return minutes
