@@ -210,13 +210,18 @@ class HeldFrameEncoder(VideoSegmentEncoder):
     segment's end as copies, or through the encoder when another frame follows."""
     _pending_repeats = 0
     _tail: StreamTail | None = None
+    _converter: Any = None
+    """One converter for the segment's pictures: ``VideoFrame.reformat`` makes (and tears
+    down) a new one, its threads included, for every frame."""
 
     def write_frame(self, pixels: Any, *, repeat: int = 1) -> None:
         self._validate_frame(pixels, repeat)
         try:
             self._encode_pending()
             picture = av.VideoFrame.from_numpy_buffer(pixels, format="rgba")
-            picture = picture.reformat(format=self.spec.pixel_format)
+            if self._converter is None:
+                self._converter = av.video.reformatter.VideoReformatter()
+            picture = self._converter.reformat(picture, format=self.spec.pixel_format)
             self._send(picture)
             if repeat > 1:
                 self._pending, self._pending_repeats = picture, repeat - 1
