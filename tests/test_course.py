@@ -314,4 +314,4 @@ def test_an_idle_worker_measures_only_the_clips_a_title_still_waits_for() -> Non
         (waiting, TITLE, True),  # the title's own dry run
         (sent, SCORE, False),  # its title already has its minutes
     ]
-    assert _rendering_before_titles([waiting, sent], rendering) == [(waiting, SCORE)]
+    assert _rendering_before_titles(rendering) == [(waiting, SCORE)]

@@ -131,7 +131,7 @@ def render_course(
             if not pending:
                 break
             if probing and len(pending) < workers:
-                for part, scene in _rendering_before_titles(lessons, pending.values()):
+                for part, scene in _rendering_before_titles(pending.values()):
                     part.probed.add(scene)
                     measure(part, scene, _probe_job(part.run.plan.dry_job(scene)))
             done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
@@ -143,7 +143,7 @@ def render_course(
 
 
 def _rendering_before_titles(
-    lessons: Sequence[_Lesson], pending: Iterable[tuple[_Lesson, type[LessonScene], bool]]
+    pending: Iterable[tuple[_Lesson, type[LessonScene], bool]],
 ) -> list[tuple[_Lesson, type[LessonScene]]]:
     """The clips rendering whose lengths a title still waits for, not yet dry-run."""
     return [
@@ -200,7 +200,7 @@ def _release(
             _send_titles(part, part.shown, send)
     if part.outstanding:
         return
-    rendered = timing.minutes_from(run.plan.scenes, part.measured | run.lengths())
+    rendered = timing.minutes_from(run.plan.scenes, _lengths(part))
     if part.shown is not None and rendered is not None and rendered != part.shown:
         run.display.note(f"the rendered clips make the lesson {rendered} min: the title again")
         part.shown = rendered
@@ -226,16 +226,21 @@ def _send_titles(
             send(part, scene, minutes)
 
 
+def _lengths(part: _Lesson) -> dict[type[LessonScene], float]:
+    """Each clip's length known so far: rendered or cached, else measured by a dry run."""
+    return part.measured | part.run.lengths()
+
+
 def _known(part: _Lesson) -> bool:
     """Every clip's length is known, rendered or measured, so the titles can be made."""
-    return not timing.unknown(part.run.plan.scenes, part.measured | part.run.lengths())
+    return not timing.unknown(part.run.plan.scenes, _lengths(part))
 
 
 def _minutes(part: _Lesson) -> int | None:
     """The lesson's length in minutes from every clip's length; None (failing the titles) when
     a scene failed, so its length is unknown."""
     run = part.run
-    lengths = part.measured | run.lengths()
+    lengths = _lengths(part)
     minutes = timing.minutes_from(run.plan.scenes, lengths)
     if minutes is not None:
         return minutes
