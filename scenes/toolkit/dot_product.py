@@ -107,6 +107,7 @@ PRODUCT_DROP = 0.55  # from the key's cells down to the products' middle
 SIGN_ROOM = 0.16  # either side of a + between two products
 LINE_GAP = 0.45  # between the products' line and the division when it goes underneath
 TERM_GAP = 0.2  # either side of a sign in a line of products, and before the sum
+DIVISION_GAP = 0.5  # between ``= dot`` and the division beside it
 WRAP_GAP = 0.18  # between the key and the products' first line, and that and the second,
 # when they take two
 
@@ -225,8 +226,7 @@ class DotProduct(VGroup):
         inline(self.products[-1], self.equals, self.dot, buff=TERM_GAP)
         for piece in (*self.products, *self.pluses):
             piece.shift(UP * (self.products[0].baseline - piece.baseline))
-        beside = self.dot.get_right()[0] + 0.5
-        if beside + self.division.width - self.query.get_left()[0] <= width:
+        if self.beside + self.division.width - self.query.get_left()[0] <= width:
             self.put_division_beside()
         else:
             self.division.next_to(self.products, DOWN, buff=LINE_GAP, aligned_edge=LEFT)
@@ -274,11 +274,15 @@ class DotProduct(VGroup):
         else:
             lay_out(min((lay_out(first, False), first) for first in breaks)[1], False)
 
+    @property
+    def beside(self) -> float:
+        """Where the division starts on the sum's line: a gap after ``= dot``."""
+        return float(self.dot.get_right()[0] + DIVISION_GAP)
+
     def put_division_beside(self) -> None:
         """The division on the sum's line, after ``= dot``."""
-        beside = self.dot.get_right()[0] + 0.5
         self.division.shift(
-            RIGHT * (beside - self.division.get_left()[0])
+            RIGHT * (self.beside - self.division.get_left()[0])
             + UP * (self.dot.baseline - self.division.dot.baseline)
         )
 
