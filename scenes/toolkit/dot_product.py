@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 from manim import (
@@ -41,6 +41,10 @@ WORK_AREA = LOWER.right_of(LOWER.left + LABEL_ROOM)
 """Where a step works its dot products out: the lower band, right of their labels."""
 FITTING_ROUNDS = 12
 """Halvings of the query's scale :func:`fit_working` tries: to within 0.03 %."""
+MARGIN = 0.02
+"""How clearly a foreseen span must clear a limit, or break one, for :func:`fit_working` to take
+the foresight's word and not build the workings: Pango's widths wobble by some thousandths as
+the size changes."""
 
 
 def fit_working(query: VectorCells, workings: Callable[[], VGroup]) -> None:
@@ -55,43 +59,106 @@ def fit_working(query: VectorCells, workings: Callable[[], VGroup]) -> None:
     (``query.working_lines``), shrunk only as far as those need, if that is less.
 
     Found by halving, not in proportion: the gaps between lines do not shrink with the type,
-    and a division goes beside its sum once the sum is narrow enough.
+    and a division goes beside its sum once the sum is narrow enough. Building the workings is
+    most of a score step's dry run, so a round is :func:`foreseen` from the spans built before
+    it where that is clear, and built only where it is close; the two scales the halving ends
+    between are built, to prove the foresight, and where it was wrong the halving is done again
+    building every round (the query is scaled to every scale tried either way, so it rounds as
+    it always did).
     """
     work = WORK_AREA
     query.move_to((work.left, work.top, 0.0), aligned_edge=UP + LEFT)
+    spans: dict[float, tuple[float, float]] = {}  # built, in the layout tried: width, height
 
-    def fits(scale: float) -> bool:
+    def resize(scale: float) -> None:
         factor = scale * query.natural_width / query.width
         query.scale(factor, about_point=query.get_corner(UP + LEFT))
-        span = VGroup(query, workings())
-        return span.width <= work.width and span.height <= work.height
 
-    def largest() -> float:
+    def built(scale: float) -> VGroup:
+        """The query at ``scale`` with every working under it."""
+        resize(scale)
+        span = VGroup(query, workings())
+        spans[scale] = (span.width, span.height)
+        return span
+
+    def within(span: VGroup) -> bool:
+        return bool(span.width <= work.width and span.height <= work.height)
+
+    def fits(scale: float) -> bool:
+        return within(built(scale))
+
+    def proven(scale: float, fitting: bool) -> bool:
+        """Whether ``scale`` fits, or not, as foreseen; the query left as it was."""
+        if scale in spans or scale == 0.0:
+            return True
+        kept = [member.points.copy() for member in query.get_family()]
+        right = fits(scale) == fitting
+        for member, points in zip(query.get_family(), kept, strict=True):
+            member.points = points
+        return right
+
+    def largest(foresee: bool = True) -> float:
         """The largest scale that fits, found by halving (the query left at some scale)."""
         fitting, too_big = 0.0, 1.0
         for _ in range(FITTING_ROUNDS):
             middle = (fitting + too_big) / 2
-            fitting, too_big = (middle, too_big) if fits(middle) else (fitting, middle)
+            fit = foreseen(spans, middle) if foresee else None
+            if fit is None:
+                fit = fits(middle)
+            else:
+                resize(middle)  # as building it would: the query rounds as it always did
+            fitting, too_big = (middle, too_big) if fit else (fitting, middle)
+        if foresee and not (proven(fitting, True) and proven(too_big, False)):
+            return largest(foresee=False)
         return fitting
 
-    if not fits(1.0):
+    span = built(1.0)
+    if not within(span):
         scale = largest()
         if number_px_at(query, scale) < MIN_NUMBER_PX:
             under_pairs = query.gap
             query.working_lines = 2
             query.close_up(CELL_GAP)
+            spans.clear()  # a new layout: what was built in the last foretells nothing of it
             on_two = 1.0 if fits(1.0) else largest()
             if on_two > scale:
                 scale = on_two
             else:
                 query.working_lines = 1
                 query.close_up(under_pairs)
-        fits(scale)
-    works = workings()
-    span = VGroup(query, works)
+        span = built(scale)
+    works = span[1]
     room = work.right - span.get_right()[0]
     across = max(work.left - span.get_left()[0], min(LOWER.x - works[0].get_x(), room))
     query.shift(RIGHT * across + DOWN * (span.get_y() - work.y))
+
+
+def foreseen(spans: Mapping[float, tuple[float, float]], scale: float) -> bool | None:
+    """Whether the workings fit :data:`WORK_AREA` at ``scale``, foreseen from the ``spans``
+    (width, height) built below it; None where that is not clear by :data:`MARGIN`.
+
+    A span's width and height are the widest of pieces that grow with the scale from a gap
+    that does not, so from the span built nearest below, the span at ``scale`` is at most
+    that one grown in proportion (its gaps too), and at least on the line through the two
+    nearest. Grown in proportion, it fits: no division, reaching less far than the span, drops
+    under its sum. On the line, it does not: or a division passing the area's width drops under
+    its sum, which in every shipped lesson costs more height than the area has.
+    """
+    below = sorted(s for s in spans if s < scale)[-2:]
+    if not below:
+        return None
+    limits = (WORK_AREA.width, WORK_AREA.height)
+    grown = (x * scale / below[-1] for x in spans[below[-1]])
+    if all(x < limit - MARGIN for x, limit in zip(grown, limits, strict=True)):
+        return True
+    if len(below) < 2:
+        return None
+    a, b = below
+    along = (scale - a) / (b - a)
+    lined = (x + along * (y - x) for x, y in zip(spans[a], spans[b], strict=True))
+    if any(x > limit + MARGIN for x, limit in zip(lined, limits, strict=True)):
+        return False
+    return None
 
 
 def number_px_at(query: VectorCells, scale: float) -> float:
