@@ -4,6 +4,10 @@ python bench/bench.py --quality high              # render.py 3 runs each (media
 python bench/bench.py --baseline-repeat 3         # the baselines 3 times too (about 35 min more)
 python bench/bench.py --repeat 1 --skip-plain     # quicker: render.py only, once
 
+Also, once: the same-run references issue 39 reads against (plain manim's step 3 from nothing,
+at ``-ql`` and ``-qh``, with the ratios to them) and the encoder's CPU time a held and a drawn
+frame (``bench/encoder_cost.py``, on step 3's clip).
+
 The baselines (plain manim, about 11 minutes a run at 1080p on two cores, and the encode floor)
 run ``--baseline-repeat`` times, once by default. With plain manim, the lesson render.py made is
 compared with manim's default encode of the same scenes, frame by frame (ffmpeg's SSIM).
@@ -36,6 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from attention_core import lesson as lesson_module  # noqa: E402
+from bench.encoder_cost import per_frame  # noqa: E402
 from publish.presets import FULL_NAME, QUALITIES, Quality, clip_name  # noqa: E402
 from publish.render.worker import ENCODER_OPTIONS  # noqa: E402
 
@@ -130,6 +135,7 @@ def edit_ratio(rows: Sequence[Summary]) -> float:
 
 
 SILENT_ROW, NARRATED_ROW = "render.py --voice none, nothing cached", COLD
+DRY_ROW = "render.py --dry-run"
 
 
 def narration_cost(rows: Sequence[Summary]) -> float | None:
@@ -255,7 +261,7 @@ def bench_render(quality: Quality, repeat: int, scratch: Path) -> list[Summary]:
         summarise(NARRATED_ROW, cold, length),
         summarise("render.py, all cached", cached, None),
         summarise(CHANGED, changed, length),
-        summarise("render.py --dry-run", dry, None),
+        summarise(DRY_ROW, dry, None),
     ]
 
 
@@ -301,6 +307,55 @@ def bench_plain(quality: Quality, repeat: int, scratch: Path) -> tuple[Summary, 
             similarity = ssim(list(zip(ours, plain, strict=True)))
         shutil.rmtree(media)
     return summarise("plain manim render, sequential", samples, length), similarity
+
+
+REFERENCE_LOW, REFERENCE_HIGH = "plain manim -ql, step 3, nothing cached", "plain manim -qh, step 3"
+"""The same-run references issue 39 reads against: the dry run against ``-ql`` of step 3 from
+nothing, the render against ``-qh --disable_caching`` of it (47.9 s where the silent lesson
+took 0.48 of its running time)."""
+REFERENCE_HOST_HIGH = 47.9
+"""``-qh`` of step 3 on the host where issue 39 set its targets."""
+
+
+def bench_references(scratch: Path) -> list[Summary]:
+    """Plain ``manim render --disable_caching`` of step 3, each from nothing (a fresh media
+    folder, so every text is typeset), at ``-ql`` and ``-qh``."""
+    from scenes import SCENES
+
+    step = SCENES[2]
+    file = str(Path(inspect.getfile(step)).relative_to(ROOT))
+    manim = str(Path(sys.executable).with_name("manim"))
+    rows = []
+    for name, flag in ((REFERENCE_LOW, "-ql"), (REFERENCE_HIGH, "-qh")):
+        media = scratch / f"reference{flag}"
+        command = [manim, "render", flag, "--disable_caching", "--media_dir", str(media)]
+        sample = run([*command, file, step.__name__], cache=scratch / f"cache{flag}")
+        length = video_seconds(next(media.glob(f"videos/*/*/{step.__name__}.mp4")))
+        rows.append(summarise(name, [sample], length))
+        shutil.rmtree(media)
+    return rows
+
+
+def step_clip() -> str:
+    """The file name of step 3's clip, the one the references render."""
+    from scenes import SCENES
+
+    return f"{clip_name(SCENES[2].step, SCENES[2].slug)}.mp4"
+
+
+def against_references(rows: Sequence[Summary]) -> dict[str, float]:
+    """Issue 39's ratios: each render's wall time a second of video, the target for it scaled
+    by this host's ``-qh`` reference, and the dry run as a share of the ``-ql`` reference."""
+    by_name = {row.name: row for row in rows}
+    scale = by_name[REFERENCE_HIGH].wall / REFERENCE_HOST_HIGH
+    return {
+        "silent_wall_per_video_second": by_name[SILENT_ROW].wall_per_video_second or 0.0,
+        "silent_target_here": 0.30 * scale,
+        "narrated_wall_per_video_second": by_name[NARRATED_ROW].wall_per_video_second or 0.0,
+        "narrated_target_here": 0.40 * scale,
+        "dry_run_of_reference": by_name[DRY_ROW].wall / by_name[REFERENCE_LOW].wall,
+        "dry_run_target": 15 / 16.4,
+    }
 
 
 def ssim(pairs: Sequence[tuple[Path, Path]]) -> float:
@@ -370,6 +425,8 @@ def main(argv: list[str] | None = None) -> int:
         if not args.skip_plain:
             plain, similarity = bench_plain(quality, args.baseline_repeat, scratch)
         rows.append(encode_floor(scratch / LESSON_VIDEO, args.baseline_repeat, scratch))
+        rows += bench_references(scratch)
+        held_ms, drawn_ms = per_frame(scratch / CLIPS / step_clip())
     if plain is not None:
         rows.append(plain)
     print(table(rows, plain))
@@ -381,10 +438,22 @@ def main(argv: list[str] | None = None) -> int:
         print(f"narration adds {cost:.1%} to the wall time of a render from nothing")
     if similarity is not None:
         print(f"SSIM of render.py's clips against plain manim's (every frame): {similarity:.4f}")
+    print(f"the encoder: {held_ms:.2f} ms of CPU a held frame, {drawn_ms:.2f} ms a drawn one")
+    ratios = against_references(rows)
+    print(
+        f"silent {ratios['silent_wall_per_video_second']:.3f} of its running time "
+        f"(target here {ratios['silent_target_here']:.3f}), "
+        f"narrated {ratios['narrated_wall_per_video_second']:.3f} "
+        f"(target here {ratios['narrated_target_here']:.3f}); "
+        f"the dry run {ratios['dry_run_of_reference']:.2f} of plain -ql step 3 "
+        f"(target {ratios['dry_run_target']:.2f})"
+    )
     args.json.parent.mkdir(parents=True, exist_ok=True)
     data = report(rows, quality, about) | {
         "ssim_against_plain_manim": similarity,
         "narration_cost": cost,
+        "encoder_cpu_ms": {"held_frame": held_ms, "drawn_frame": drawn_ms},
+        "against_references": ratios,
     }
     args.json.write_text(json.dumps(data, indent=2) + "\n", "utf-8")
     print(f"results: {args.json}")

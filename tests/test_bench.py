@@ -6,6 +6,7 @@ import json
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from attention_core import default_lesson, load_lesson
@@ -100,3 +101,34 @@ def test_ssim_weighs_each_clip_by_its_frames(tmp_path: Path) -> None:
     different = bench.ssim([(bars, noise)])
     assert different < 0.5
     assert bench.ssim([(bars, bars), (bars, noise)]) == pytest.approx((1 + different) / 2)
+
+
+def test_the_ratios_are_read_against_this_hosts_references() -> None:
+    def row(name: str, wall: float, video: float | None) -> bench.Summary:
+        return bench.summarise(name, [bench.Sample(wall, wall, 100.0)], video)
+
+    rows = [
+        row(bench.SILENT_ROW, 150.0, 300.0),
+        row(bench.NARRATED_ROW, 200.0, 320.0),
+        row(bench.DRY_ROW, 9.0, None),
+        row(bench.REFERENCE_LOW, 10.0, 40.0),
+        row(bench.REFERENCE_HIGH, bench.REFERENCE_HOST_HIGH * 1.2, 40.0),  # a slower host
+    ]
+    ratios = bench.against_references(rows)
+    assert ratios["silent_wall_per_video_second"] == 0.5
+    assert ratios["silent_target_here"] == pytest.approx(0.36)
+    assert ratios["narrated_wall_per_video_second"] == 0.625
+    assert ratios["narrated_target_here"] == pytest.approx(0.48)
+    assert ratios["dry_run_of_reference"] == 0.9
+
+
+def test_a_held_frame_costs_the_encoder_a_fraction_of_a_drawn_one(tmp_path: Path) -> None:
+    from bench import encoder_cost
+
+    clip = _clip(tmp_path / "moving.mp4", "testsrc2=size=320x180:rate=60")
+    pictures = encoder_cost.drawn_pictures(clip, count=30)
+    assert len(pictures) == 30
+    assert all(not np.array_equal(a, b) for a, b in zip(pictures, pictures[1:], strict=False))
+    held = encoder_cost.cpu_ms_per_frame(pictures, held=True)
+    drawn = encoder_cost.cpu_ms_per_frame(pictures, held=False)
+    assert 0 < held < drawn / 3
