@@ -16,8 +16,7 @@ Each reaches past manim's public API, to go faster or to read what manim keeps t
   ``VMobjectFromSVGPath.__deepcopy__`` for the whole process); :func:`copy_quickly`: every
   mobject copied without deepcopy's dispatch for its plain attributes (``Mobject.__deepcopy__``);
   :func:`split_once`: a shape's subpath boundaries found once, not every frame
-  (``VMobject.get_subpath_split_indices_from_points``); :func:`path_once`: a shape's outline
-  handed to cairo as path data built once (``Camera.set_cairo_context_path``).
+  (``VMobject.get_subpath_split_indices_from_points``).
 - :func:`output_files`: where a render left its video and captions (manim 0.22's output plan).
 - :class:`SetText`: ``Text`` with right-to-left text laid out wide enough to be drawn whole
   (it overrides ``Text._text2svg``); :class:`QuotingWriter`: manim's segment list quoted for
@@ -32,7 +31,7 @@ Each reaches past manim's public API, to go faster or to read what manim keeps t
   ``tests/test_manim_internals.py`` checks each name against what manim sets).
 
 They were written for manim :data:`WRITTEN_FOR`. On any other version, importing this module
-warns once (:class:`ManimVersionWarning`, saying what to do) and the speed-ups step aside:
+warns once (:class:`ManimVersionWarning`, saying what to do) and the three speed-ups step aside:
 renders and dry runs run on plain manim, which draws and encodes the same pictures, only slower.
 The reads have no plain equivalent: they are tried as they are, and fail where manim changed.
 """
@@ -52,7 +51,6 @@ import manim
 import manimpango
 import numpy as np
 from manim import CairoRenderer, Code, MovingCamera, Scene, Text, config
-from manim._config.video_encoder import VideoEncoderSpec
 from manim.constants import START_X, START_Y
 from manim.mobject.svg.svg_mobject import VMobjectFromSVGPath
 from manim.mobject.text.tex_mobject import MathTexPart
@@ -61,7 +59,6 @@ from manim.scene.scene_file_writer import SceneFileWriter
 from manim.scene.video_segment_encoder import VideoSegmentEncoder
 from manim.utils.color import ParsableManimColor
 
-from scenes.cairo_paths import append, path_data, works
 from scenes.held_pictures import StreamTail, Unsupported, held_packets, with_skip_pps
 
 if TYPE_CHECKING:  # for annotations only: the builder's class is private to manim
@@ -94,9 +91,7 @@ __all__ = [
     "code_listing",
     "copy_quickly",
     "concat_list",
-    "mp4_segment_encoder",
     "output_files",
-    "path_once",
     "segment_files",
     "share_parsed_paths",
     "split_once",
@@ -292,22 +287,6 @@ class HeldFrameEncoder(VideoSegmentEncoder):
         if self._tail is not None:
             self._tail.see(bytes(packet), packet.pts, packet.dts)
         self._container.mux(packet)
-
-
-def mp4_segment_encoder(
-    target: Path, width: int, height: int, options: dict[str, str]
-) -> HeldFrameEncoder:
-    """A clip's encoder for one H.264 segment at 60 fps, as a render makes it (for the bench)."""
-    spec = VideoEncoderSpec(
-        container_format="mp4",
-        codec="libx264",
-        pixel_format="yuv420p",
-        width=width,
-        height=height,
-        frame_rate=Fraction(60),
-        options=tuple(sorted(options.items())),
-    )
-    return HeldFrameEncoder(target=target, spec=spec)
 
 
 class QuotingWriter(SceneFileWriter):
@@ -558,43 +537,6 @@ def split_once() -> None:
     once per frame it is drawn in (idempotent): the same indices from the same points."""
     if SPEEDUPS:
         manim.VMobject.get_subpath_split_indices_from_points = _splits_once  # type: ignore[method-assign]
-
-
-# --- a shape's outline handed to cairo once per shape --------------------------------------
-
-PATHS_KEPT = 32768
-"""Shapes whose cairo path data is kept at most (then the memory starts again)."""
-_paths: dict[tuple[Any, ...], Any] = {}
-_set_path = manim.Camera.set_cairo_context_path
-"""manim's own, a call a curve."""
-
-
-def _path_once(self: manim.Camera, ctx: Any, vmobject: manim.VMobject) -> manim.Camera:
-    """``Camera.set_cairo_context_path``, with the path data of the same points built once."""
-    points = vmobject.points
-    if len(points) == 0:
-        return self  # as manim's: the context's path left as it was
-    ctx.new_path()
-    tolerance = vmobject.tolerance_for_point_equality
-    key = (points.tobytes(), points.shape, tolerance)
-    data = _paths.get(key)
-    if data is None:  # the camera's checks and manim's subpaths, once for these points
-        if len(_paths) >= PATHS_KEPT:
-            _paths.clear()
-        shown = self.transform_points_pre_display(vmobject, points)
-        splits = vmobject.get_subpath_split_indices_from_points(shown, n_dims=2)
-        data = _paths[key] = path_data(shown, splits, tolerance)
-    if len(data):
-        append(ctx, data)
-    return self
-
-
-def path_once() -> None:
-    """Make the camera build a shape's outline for cairo once per shape, not once per frame it
-    is drawn in, and hand it over in one call (idempotent): the same pixels
-    (:mod:`scenes.cairo_paths`). Where libcairo cannot be reached so, manim's own calls stay."""
-    if SPEEDUPS and works():
-        manim.Camera.set_cairo_context_path = _path_once  # type: ignore[method-assign]
 
 
 # --- right-to-left text, drawn whole --------------------------------------------------------

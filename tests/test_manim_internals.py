@@ -18,30 +18,13 @@ from pathlib import Path
 import av
 import numpy as np
 import pytest
-from manim import (
-    DOWN,
-    LEFT,
-    RED,
-    RIGHT,
-    Arc,
-    Camera,
-    Circle,
-    Dot,
-    FadeIn,
-    Line,
-    Scene,
-    Square,
-    Text,
-    VGroup,
-    VMobject,
-    tempconfig,
-)
+from manim import RED, FadeIn, Scene, Square, Text, VMobject, tempconfig
 from manim._config.video_encoder import VideoEncoderSpec
 from manim.scene.scene_file_writer import SceneFileWriter
 from manim.scene.video_segment_encoder import VideoSegmentEncoder
 
 from publish.render.worker import encoder_options
-from scenes import cairo_paths, manim_internals  # importing the scenes installs the speed-ups
+from scenes import manim_internals  # importing the scenes installs the path sharing
 from scenes.held_pictures import is_copy
 from scenes.manim_internals import (
     HeldFrameEncoder,
@@ -217,35 +200,6 @@ def _sources() -> list[Path]:
         for folder in ("attention_core", "scenes", "publish", "bench", "tests")
         for path in (ROOT / folder).rglob("*.py")
     ] + [ROOT / "render.py"]
-
-
-@pytest.mark.parametrize("centre", [(0.0, 0.0, 0.0), (0.37, -0.21, 0.0)])
-def test_an_outline_handed_to_cairo_once_draws_what_manims_calls_draw(
-    centre: tuple[float, float, float], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Glyphs, closed and open outlines, a fill, under the camera as placed and moved off centre
-    (drawn twice, the second time from the kept path data): the same pixels, to the byte."""
-    shapes = VGroup(
-        Text("Attention, by hand").shift(RIGHT),
-        Square().shift(LEFT * 3),
-        Circle().set_fill(RED, 0.5).shift(RIGHT * 3),
-        Arc(angle=2),
-        Line(LEFT, RIGHT).shift(DOWN * 2),
-        Dot(DOWN),
-    )
-
-    def drawn(set_path: object, times: int) -> np.ndarray:
-        monkeypatch.setattr(Camera, "set_cairo_context_path", set_path)
-        for _ in range(times):
-            camera = Camera(frame_center=np.array(centre))
-            camera.capture_mobjects([shapes])
-        return np.array(camera.pixel_array)
-
-    assert cairo_paths.works()
-    assert Camera.set_cairo_context_path is manim_internals._path_once  # installed
-    by_manim = drawn(manim_internals._set_path, 1)
-    assert by_manim.any()
-    assert np.array_equal(drawn(manim_internals._path_once, 2), by_manim)
 
 
 def test_no_code_outside_the_door_names_manims_internals() -> None:
