@@ -40,7 +40,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from attention_core import lesson as lesson_module  # noqa: E402
-from bench.encoder_cost import per_frame  # noqa: E402
 from publish.presets import FULL_NAME, QUALITIES, Quality, clip_name  # noqa: E402
 from publish.render.worker import ENCODER_OPTIONS  # noqa: E402
 
@@ -343,6 +342,15 @@ def step_clip() -> str:
     return f"{clip_name(SCENES[2].step, SCENES[2].slug)}.mp4"
 
 
+def encoder_cost(clip: Path) -> dict[str, float]:
+    """The encoder's CPU milliseconds a held and a drawn frame, on ``clip``'s pictures
+    (``bench/encoder_cost.py``, in a process of its own)."""
+    command = [sys.executable, str(ROOT / "bench" / "encoder_cost.py"), str(clip), "--json"]
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    costs: dict[str, float] = json.loads(done.stdout)
+    return costs
+
+
 def against_references(rows: Sequence[Summary]) -> dict[str, float]:
     """Issue 39's ratios: each render's wall time a second of video, the target for it scaled
     by this host's ``-qh`` reference, and the dry run as a share of the ``-ql`` reference."""
@@ -426,7 +434,7 @@ def main(argv: list[str] | None = None) -> int:
             plain, similarity = bench_plain(quality, args.baseline_repeat, scratch)
         rows.append(encode_floor(scratch / LESSON_VIDEO, args.baseline_repeat, scratch))
         rows += bench_references(scratch)
-        held_ms, drawn_ms = per_frame(scratch / CLIPS / step_clip())
+        encoder = encoder_cost(scratch / CLIPS / step_clip())
     if plain is not None:
         rows.append(plain)
     print(table(rows, plain))
@@ -438,7 +446,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"narration adds {cost:.1%} to the wall time of a render from nothing")
     if similarity is not None:
         print(f"SSIM of render.py's clips against plain manim's (every frame): {similarity:.4f}")
-    print(f"the encoder: {held_ms:.2f} ms of CPU a held frame, {drawn_ms:.2f} ms a drawn one")
+    held, drawn = encoder["held_frame"], encoder["drawn_frame"]
+    print(f"the encoder: {held:.2f} ms of CPU a held frame, {drawn:.2f} ms a drawn one")
     ratios = against_references(rows)
     print(
         f"silent {ratios['silent_wall_per_video_second']:.3f} of its running time "
@@ -452,7 +461,7 @@ def main(argv: list[str] | None = None) -> int:
     data = report(rows, quality, about) | {
         "ssim_against_plain_manim": similarity,
         "narration_cost": cost,
-        "encoder_cpu_ms": {"held_frame": held_ms, "drawn_frame": drawn_ms},
+        "encoder_cpu_ms": encoder,
         "against_references": ratios,
     }
     args.json.write_text(json.dumps(data, indent=2) + "\n", "utf-8")

@@ -1,15 +1,18 @@
 """What the clip encoder costs a frame, held and drawn, on the lesson's own pictures.
 
-python bench/encoder_cost.py media/high/03_score.mp4      # milliseconds of CPU a frame
+python bench/encoder_cost.py media/high/03_score.mp4           # milliseconds of CPU a frame
+python bench/encoder_cost.py media/high/03_score.mp4 --json    # the same, as JSON (bench.py)
 
 The drawn frames are a rendered clip's distinct pictures in order (each differs from the one
 before), written as one segment; the held frame is the first of them written as a hold that
-ends its segment, as a ``wait`` is. The clip's encoder (``scenes.manim_internals``), its
+ends its segment, as a ``wait`` is. Decoded, the pictures carry the clip's own encoding
+noise, which a drawn picture has not: the drawn cost is an upper bound. The clip's encoder (``scenes.manim_internals``), its
 options (``publish.render.worker``), one thread, in this process: its CPU time is the cost.
 """
 
 from __future__ import annotations
 
+import json
 import sys
 import tempfile
 import time
@@ -66,4 +69,7 @@ def per_frame(clip: Path) -> tuple[float, float]:
 
 if __name__ == "__main__":
     held, drawn = per_frame(Path(sys.argv[1]))
-    print(f"held frame {held:.2f} ms of CPU, drawn frame {drawn:.2f} ms")
+    if sys.argv[2:] == ["--json"]:
+        print(json.dumps({"held_frame": held, "drawn_frame": drawn}))
+    else:
+        print(f"held frame {held:.2f} ms of CPU, drawn frame {drawn:.2f} ms")
