@@ -6,8 +6,9 @@ python bench/encoder_cost.py media/high/03_score.mp4 --json    # the same, as JS
 The drawn frames are a rendered clip's distinct pictures in order (each differs from the one
 before), written as one segment; the held frame is the first of them written as a hold that
 ends its segment, as a ``wait`` is. Decoded, the pictures carry the clip's own encoding
-noise, which a drawn picture has not: the drawn cost is an upper bound. The clip's encoder (``scenes.manim_internals``), its
-options (``publish.render.worker``), one thread, in this process: its CPU time is the cost.
+noise, which a drawn picture has not: the drawn cost is an upper bound. The clip's encoder
+(``scenes.manim_internals``), its options (``publish.render.worker``), one thread, in this
+process: its CPU time is the cost.
 """
 
 from __future__ import annotations
