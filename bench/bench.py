@@ -34,7 +34,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -42,6 +42,9 @@ sys.path.insert(0, str(ROOT))
 from attention_core import lesson as lesson_module  # noqa: E402
 from publish.presets import FULL_NAME, QUALITIES, Quality, clip_name  # noqa: E402
 from publish.render.worker import ENCODER_OPTIONS  # noqa: E402
+
+if TYPE_CHECKING:
+    from scenes import LessonScene
 
 LESSON_VIDEO = "lesson.mp4"
 """The first render's whole video, kept in the scratch folder for the encode floor."""
@@ -316,12 +319,18 @@ REFERENCE_HOST_HIGH = 47.9
 """``-qh`` of step 3 on the host where issue 39 set its targets."""
 
 
+def reference_step() -> type[LessonScene]:
+    """Step 3 of the default lesson: what the references render, and whose clip the encoder's
+    cost is measured on."""
+    from scenes import SCENES
+
+    return SCENES[2]
+
+
 def bench_references(scratch: Path) -> list[Summary]:
     """Plain ``manim render --disable_caching`` of step 3, each from nothing (a fresh media
     folder, so every text is typeset), at ``-ql`` and ``-qh``."""
-    from scenes import SCENES
-
-    step = SCENES[2]
+    step = reference_step()
     file = str(Path(inspect.getfile(step)).relative_to(ROOT))
     manim = str(Path(sys.executable).with_name("manim"))
     rows = []
@@ -336,10 +345,9 @@ def bench_references(scratch: Path) -> list[Summary]:
 
 
 def step_clip() -> str:
-    """The file name of step 3's clip, the one the references render."""
-    from scenes import SCENES
-
-    return f"{clip_name(SCENES[2].step, SCENES[2].slug)}.mp4"
+    """The file name of the reference step's clip."""
+    step = reference_step()
+    return f"{clip_name(step.step, step.slug)}.mp4"
 
 
 def encoder_cost(clip: Path) -> dict[str, float]:
