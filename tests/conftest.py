@@ -23,9 +23,12 @@ from publish.presets import FULL_NAME, QUALITIES, Quality
 
 ROOT = Path(__file__).parent.parent
 LOW = QUALITIES["low"]
-NARRATED = QUALITIES["draft"]
-"""The narrated lesson's quality: 480p at 8 fps. What is heard, captioned and described is the
-same at any frame rate; drawn and encoded in about half of low's frames."""
+DRAFT = QUALITIES["draft"]
+"""480p at 8 fps: for a render whose test proves what is the same at any frame rate (what is
+typeset, shown, heard, captioned, described or printed), drawn and encoded in about half of
+low's frames. The session render stays at low: its clips' lengths are the dry runs' (15 fps)."""
+NARRATED = DRAFT
+"""The narrated lesson's quality."""
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from attention_core import default_lesson
 from publish.kit import handout, lecture, made_from
 from publish.media.files import PARTIAL, sha256
 
-from .conftest import ROOT
+from .conftest import DRAFT, ROOT
 from .lessons import default_data, to_toml
 
 FAILING = "#!/bin/sh\n# a Chromium that cannot print\nexit 1\n"
@@ -23,7 +23,8 @@ FAILING = "#!/bin/sh\n# a Chromium that cannot print\nexit 1\n"
 
 def _render(out: Path, lesson: Path, path: str | None = None) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ) | ({"PATH": path} if path else {})
-    command = [sys.executable, str(ROOT / "render.py"), "--quality", "low", "--out", str(out)]
+    command = [sys.executable, str(ROOT / "render.py"), "--quality", DRAFT.name]
+    command += ["--out", str(out)]
     return subprocess.run(
         [*command, "--voice", "none", "--lesson", str(lesson), "--scene", "3"],
         cwd=ROOT,
@@ -59,7 +60,7 @@ def test_a_pdf_changed_after_its_print_is_not_current(tmp_path: Path) -> None:
 @pytest.mark.render
 @pytest.mark.browser
 def test_a_failed_print_is_said_exits_1_and_the_next_run_prints(tmp_path: Path) -> None:
-    out, folder = tmp_path / "media", tmp_path / "media" / "low"
+    out, folder = tmp_path / "media", tmp_path / "media" / DRAFT.name
     data = default_data()
     lesson = tmp_path / "lesson.toml"
     lesson.write_text(to_toml(data), "utf-8")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import ROOT
+from .conftest import DRAFT, ROOT
 
 SPY = """#!/bin/sh
 # the real Chromium, after saying that the print has begun, in which session (its pid); the
@@ -31,7 +31,8 @@ def _start(
     """render.py on ``out``; ``held``: started with SIGINT and SIGTERM blocked, as render.py's
     own re-exec into the venv starts it, so that one sent during Python's start-up waits for
     render.py's first line instead of meeting the interpreter's defaults."""
-    command = [sys.executable, str(ROOT / "render.py"), "--quality", "low", "--out", str(out)]
+    command = [sys.executable, str(ROOT / "render.py"), "--quality", DRAFT.name]
+    command += ["--out", str(out)]
     return subprocess.Popen(
         [*command, "--voice", "none", *args],
         cwd=ROOT,
@@ -113,10 +114,10 @@ def test_sigint_during_the_print(tmp_path: Path) -> None:
         time.sleep(delay)
         run.send_signal(signum)
         _ended_by(run, signum)
-        assert not (out / "low" / "handout.pdf").exists()  # never half a PDF
+        assert not (out / DRAFT.name / "handout.pdf").exists()  # never half a PDF
         assert _session_ends(marker.read_text().strip()), "a Chromium outlived the run"
     finished = subprocess.run(
-        [sys.executable, str(ROOT / "render.py"), "--quality", "low", "--out", str(out)]
+        [sys.executable, str(ROOT / "render.py"), "--quality", DRAFT.name, "--out", str(out)]
         + ["--voice", "none", "--scene", "3"],
         cwd=ROOT,
         capture_output=True,
@@ -124,4 +125,4 @@ def test_sigint_during_the_print(tmp_path: Path) -> None:
         timeout=300,
     )
     assert finished.returncode == 0, finished.stderr
-    assert (out / "low" / "handout.pdf").read_bytes().startswith(b"%PDF-")
+    assert (out / DRAFT.name / "handout.pdf").read_bytes().startswith(b"%PDF-")

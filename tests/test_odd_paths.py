@@ -10,7 +10,7 @@ import pytest
 
 from publish.render.tex_folder import tex_safe
 
-from .conftest import cli
+from .conftest import DRAFT, cli
 
 ODD = 'it\'s a "quoted" \\ back-slashed ü 空 folder'
 
@@ -32,9 +32,9 @@ def test_a_step_renders_into_a_folder_with_quotes_and_other_scripts(
     out = tmp_path / ODD
     # A user cache of its own, so that every formula is typeset by TeX in the odd folder.
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    done = cli(out, "--scene", "3", timeout=300)
+    done = cli(out, "--scene", "3", timeout=300, quality=DRAFT)
     assert done.returncode == 0, done.stderr
-    clip = out / "low" / "03_score.mp4"
+    clip = out / DRAFT.name / "03_score.mp4"
     probed = subprocess.run(
         ["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "json", str(clip)],
         capture_output=True,
@@ -42,7 +42,7 @@ def test_a_step_renders_into_a_folder_with_quotes_and_other_scripts(
         check=True,
     )
     assert float(json.loads(probed.stdout)["format"]["duration"]) > 10
-    manifest = json.loads((out / "low" / "manifest.json").read_text("utf-8"))
+    manifest = json.loads((out / DRAFT.name / "manifest.json").read_text("utf-8"))
     assert "03_score.mp4" in json.dumps(manifest)
 
 
@@ -59,10 +59,10 @@ def test_a_folder_where_the_script_belongs_is_exit_2(tmp_path: Path) -> None:
 @pytest.mark.render
 def test_a_folder_where_an_output_file_belongs_is_exit_2(tmp_path: Path) -> None:
     out = tmp_path / "media"
-    (out / "low" / "handout.html").mkdir(parents=True)
-    done = cli(out, "--scene", "3", timeout=300)
+    (out / DRAFT.name / "handout.html").mkdir(parents=True)
+    done = cli(out, "--scene", "3", timeout=300, quality=DRAFT)
     assert done.returncode == 2, done.stderr
     assert done.stderr.splitlines() == [
-        f"render.py: cannot write {out / 'low' / 'handout.html'}: Is a directory; a folder "
+        f"render.py: cannot write {out / DRAFT.name / 'handout.html'}: Is a directory; a folder "
         "stands where a file should be; remove it or choose another --out"
     ]

@@ -24,7 +24,7 @@ from publish.render import toolchain
 from publish.render.cluster import differences
 from publish.render.file_digests import facts
 
-from .conftest import ROOT, cli
+from .conftest import DRAFT, ROOT, cli
 from .lessons import default_data, to_toml
 
 PROBE = "import json; from publish.render import toolchain; print(json.dumps(toolchain.describe()))"
@@ -288,14 +288,14 @@ def test_a_clip_is_the_same_with_a_font_in_the_users_folder(
     data["words"] = {"big_picture": {"heading": {"title": ARABIC}}}
     lesson = tmp_path / "arabic_heading.toml"
     lesson.write_text(to_toml(data), "utf-8")
-    plain = cli(tmp_path / "plain", "--lesson", str(lesson), "--scene", "2")
+    plain = cli(tmp_path / "plain", "--lesson", str(lesson), "--scene", "2", quality=DRAFT)
     assert plain.returncode == 0, plain.stderr
     for name, value in users_font.items():
         monkeypatch.setenv(name, value)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # typesets it all anew
-    intruded = cli(tmp_path / "intruded", "--lesson", str(lesson), "--scene", "2")
+    intruded = cli(tmp_path / "intruded", "--lesson", str(lesson), "--scene", "2", quality=DRAFT)
     assert intruded.returncode == 0, intruded.stderr
-    clip = Path("low") / "02_big_picture.mp4"
+    clip = Path(DRAFT.name) / "02_big_picture.mp4"
     assert (tmp_path / "plain" / clip).read_bytes() == (tmp_path / "intruded" / clip).read_bytes()
 
 
