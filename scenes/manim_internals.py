@@ -18,9 +18,10 @@ Each reaches past manim's public API, to go faster or to read what manim keeps t
   :func:`split_once`: a shape's subpath boundaries found once, not every frame
   (``VMobject.get_subpath_split_indices_from_points``).
 - :func:`output_files`: where a render left its video and captions (manim 0.22's output plan).
-- :class:`SetText`: ``Text`` with right-to-left text laid out wide enough to be drawn whole
-  (it overrides ``Text._text2svg``); :class:`QuotingWriter`: manim's segment list quoted for
-  any path (it overrides ``SceneFileWriter._concat_manifest_bytes``).
+- :class:`SetText`: ``Text`` set on one canvas at every quality (:data:`TEXT_CANVAS`), with
+  right-to-left text laid out wide enough to be drawn whole (it overrides ``Text._text2svg``);
+  :class:`QuotingWriter`: manim's segment list quoted for any path (it overrides
+  ``SceneFileWriter._concat_manifest_bytes``).
 - :func:`code_listing`: a ``Code`` block's text, and :data:`MathTexPart`, the class of a
   formula's part, which manim does not export; :data:`MADE_FROM`, the attributes through which
   a mobject remembers how it was made; :data:`SCENE_RUNNING`, what a ``Scene`` sets on itself
@@ -86,6 +87,7 @@ __all__ = [
     "MathTexPart",
     "QuotingWriter",
     "SetText",
+    "TEXT_CANVAS",
     "beat_renderer",
     "clip_renderer",
     "draw_plays",
@@ -557,13 +559,21 @@ def split_once() -> None:
         manim.VMobject.get_subpath_split_indices_from_points = _splits_once  # type: ignore[method-assign]
 
 
-# --- right-to-left text, drawn whole --------------------------------------------------------
+# --- text, set on one canvas ---------------------------------------------------------------
 #
-# manim has Pango set a text in a layout as wide as the SVG (``pixel_width``), drawn from
-# ``START_X``, so the layout ends ``START_X`` past the SVG's right edge. Left-to-right text never
-# reaches there; right-to-left text is set flush right, so its last ``START_X`` units were cut
-# away: the first letter of an Arabic or Hebrew sentence, and the whole of a one-word text (an
-# empty mobject, which crashed step 4's ``get_x``). Its layout is made that much narrower.
+# manim has Pango set a text on an SVG the picture's size (``pixel_width`` by ``pixel_height``),
+# drawn from ``START_X``. So a text's mobject depended on the quality: what ran past the SVG's
+# edge was cut (at 480p, 48-point type past about three frame widths), and right-to-left text, set
+# flush right in a layout ending ``START_X`` past that edge, lost its last ``START_X`` units: the
+# first letter of an Arabic or Hebrew sentence, and the whole of a one-word text (an empty
+# mobject, which crashed step 4's ``get_x``). Every text is set on :data:`TEXT_CANVAS`, and a
+# right-to-left one in a layout that much narrower.
+
+TEXT_CANVAS = (1920, 1080)
+"""The SVG every text is set on, whatever the quality: 1080p's own, so a 1080p clip is what it
+was. On one canvas a text is the same mobject at every quality, so what a draft preview or a dry
+run typesets a 1080p render loads from the shelf (``scenes.typeset`` keys it without the
+picture's size), and the other way round."""
 
 
 def right_to_left(content: str) -> bool:
@@ -572,18 +582,20 @@ def right_to_left(content: str) -> bool:
 
 
 class SetText(Text):
-    """manim's :class:`~manim.Text`, with right-to-left text laid out inside the SVG it is
-    drawn on (``Text._text2svg``, manim 0.22, with the layout's width that manimpango takes)."""
+    """manim's :class:`~manim.Text`, set on :data:`TEXT_CANVAS`, right-to-left text laid out
+    inside it (``Text._text2svg``, manim 0.22, with the layout's width that manimpango takes)."""
 
     def _text2svg(self, color: ParsableManimColor) -> str:
-        if not SPEEDUPS or not right_to_left(self.text):  # another manim: its own, unchanged
+        if not SPEEDUPS:  # another manim: its own, unchanged
             return str(super()._text2svg(color))
         folder = config.get_dir("text_dir")
         folder.mkdir(parents=True, exist_ok=True)
-        # Its own name: an SVG cached with manim's layout (cut) must not be reused.
-        file = folder / f"{self._text2hash(color)}-rtl.svg"
+        width, height = TEXT_CANVAS
+        flush_right = right_to_left(self.text)
+        # Its own name: an SVG manim cached on another canvas, or cut, must not be reused.
+        file = folder / f"{self._text2hash(color)}-{width}x{height}{'-rtl' * flush_right}.svg"
         if not file.exists():
-            width = config["pixel_width"]
+            layout = [width - 2 * START_X] if flush_right else []  # ends inside, as it starts
             manimpango.text2svg(
                 self._text2settings(color),
                 self._font_size / TEXT2SVG_ADJUSTMENT_FACTOR,
@@ -593,9 +605,9 @@ class SetText(Text):
                 START_X,
                 START_Y,
                 width,
-                config["pixel_height"],
+                height,
                 self.text,
-                width - 2 * START_X,  # ends START_X inside the right edge, as it starts
+                *layout,
             )
         return str(file.resolve())
 

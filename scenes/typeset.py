@@ -15,7 +15,7 @@ from typing import Any, Protocol, TypeVar, cast
 
 from manim import Mobject, config
 
-__all__ = ["KEPT", "Shelf", "forget", "made", "shelve"]
+__all__ = ["KEPT", "Shelf", "forget", "made", "shaped_by", "shelve"]
 
 M = TypeVar("M", bound=Mobject)
 
@@ -54,9 +54,9 @@ def forget() -> None:
 
 
 def made(kind: type[M], *args: Any, **kwargs: Any) -> M:
-    """``kind(*args, **kwargs)``, as a copy of the one made with the same arguments and frame."""
-    frame = (config.pixel_width, config.pixel_height, config.tex_template.body)
-    key = (kind, args, tuple(sorted(kwargs.items())), frame)
+    """``kind(*args, **kwargs)``, as a copy of the one made with the same arguments and what
+    else shapes it (:func:`shaped_by`)."""
+    key = (kind, args, tuple(sorted(kwargs.items())), shaped_by())
     template = _MADE.get(key)
     if template is None:
         if len(_MADE) >= KEPT:  # a long --watch session: start afresh
@@ -68,6 +68,17 @@ def made(kind: type[M], *args: Any, **kwargs: Any) -> M:
                 _shelf.keep(key, template)
         _MADE[key] = template
     return cast(M, template.copy())
+
+
+def shaped_by() -> tuple[Any, ...]:
+    """What a typeset mobject depends on besides its arguments: the TeX template, and on a
+    manim the speed-ups were not written for, the picture's size (there a text is set on an SVG
+    that size; with them, on :data:`scenes.manim_internals.TEXT_CANVAS` at every quality, so
+    a dry run, a preview and a 1080p render share what they typeset)."""
+    from scenes.manim_internals import SPEEDUPS
+
+    picture = () if SPEEDUPS else (config.pixel_width, config.pixel_height)
+    return (*picture, config.tex_template.body)
 
 
 def _typeset(kind: type[M], args: tuple[Any, ...], kwargs: dict[str, Any]) -> M:

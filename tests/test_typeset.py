@@ -10,8 +10,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from manim import Camera, Mobject
+from manim import Camera, Mobject, tempconfig
 
+from publish.presets import QUALITIES
 from publish.render.shelf import Shelf, prune
 from scenes import style, typeset
 from scenes.helpers import math, text, vector_mob
@@ -42,6 +43,35 @@ def fresh_process() -> Iterator[Callable[[], None]]:
     yield typeset.forget
     typeset.shelve(before)
     typeset.forget()
+
+
+AT_EVERY_QUALITY = {
+    "text": "Each token holds out a key, to be matched on.",
+    "arabic": "يعطي كل رمز مفتاحًا",  # set flush right
+    "wide": "W" * 100,  # wider than a 480p picture's SVG, which cut it at about 77 letters
+}
+
+
+@pytest.mark.parametrize("name", AT_EVERY_QUALITY)
+def test_a_text_typeset_for_a_480p_picture_is_the_one_a_1080p_picture_loads(
+    tmp_path: Path, fresh_process: Callable[[], None], name: str
+) -> None:
+    """A draft preview's or a dry run's texts are a 1080p render's: set on one canvas, the same
+    points, every letter there, kept once on the shelf and loaded, not typeset again."""
+    content = AT_EVERY_QUALITY[name]
+    typeset.shelve(Shelf(tmp_path / "shelf", "salt"))
+    made = {}
+    for quality in (QUALITIES["draft"], QUALITIES["high"]):
+        with tempconfig({"quality": quality.preset, "media_dir": str(tmp_path / quality.name)}):
+            fresh_process()
+            made[quality.height] = text(content)
+    assert len(list((tmp_path / "shelf").glob("*.pickle"))) == 1
+    fresh_process()
+    with tempconfig({"quality": "high_quality", "media_dir": str(tmp_path / "anew")}):
+        anew = text(content)  # no shelf: typeset for the 1080p picture
+    for typed in (made[480], made[1080]):
+        assert np.array_equal(typed.get_all_points(), anew.get_all_points())
+    assert len(anew.submobjects) == len(content.replace(" ", ""))
 
 
 @pytest.mark.parametrize("name", MADE)
