@@ -15,6 +15,8 @@ from typing import Any, Protocol, TypeVar, cast
 
 from manim import Mobject, config
 
+from scenes.manim_internals import SPEEDUPS
+
 __all__ = ["KEPT", "Shelf", "forget", "made", "shaped_by", "shelve"]
 
 M = TypeVar("M", bound=Mobject)
@@ -75,8 +77,6 @@ def shaped_by() -> tuple[Any, ...]:
     manim the speed-ups were not written for, the picture's size (there a text is set on an SVG
     that size; with them, on :data:`scenes.manim_internals.TEXT_CANVAS` at every quality, so
     a dry run, a preview and a 1080p render share what they typeset)."""
-    from scenes.manim_internals import SPEEDUPS
-
     picture = () if SPEEDUPS else (config.pixel_width, config.pixel_height)
     return (*picture, config.tex_template.body)
 
