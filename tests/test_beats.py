@@ -11,13 +11,12 @@ import pytest
 
 from attention_core import Lesson, load_lesson
 from publish.beats import Part
-from publish.presets import QUALITIES
 from publish.render import worker
 from publish.render.shelf import Shelf
 from publish.render.split import parts
 from scenes import scenes_for, typeset
 
-from .conftest import ROOT
+from .conftest import DRAFT, ROOT
 
 LESSON = (ROOT / "attention_core" / "lesson.toml").read_text("utf-8")
 SCORE = 2
@@ -55,7 +54,7 @@ def job_for(
     return worker.ClipJob(
         scene=scene or worker.scene_path(placed),
         lesson=lesson,
-        quality=QUALITIES["draft"],  # 480p at 8 fps: a beat is a beat at any rate, in fewer frames
+        quality=DRAFT,  # 480p at 8 fps: a beat is a beat at any rate, in fewer frames
         fmt="mp4",
         transparent=False,
         work=work,

@@ -14,10 +14,11 @@ from manim import Text, tempconfig
 
 from attention_core import load_lesson
 from publish.media.captions import parse_srt
-from publish.presets import QUALITIES
 from scenes import SCENES, LessonScene
 from scenes.probe import record
 from scenes.timing import length_arguments
+
+from .conftest import DRAFT
 
 ROOT = Path(__file__).parent.parent
 HOSTILE = ROOT / "tests" / "data" / "hostile.toml"
@@ -87,7 +88,7 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("hostile")
     # manim reads manim.cfg from the folder it runs in; keep the .log files TeX writes.
     (folder / "manim.cfg").write_text("[CLI]\nno_latex_cleanup = True\n", "utf-8")
-    args = ["--quality", "draft", "--lesson", str(HOSTILE), "--out", "media", "--jobs", "2"]
+    args = ["--quality", DRAFT.name, "--lesson", str(HOSTILE), "--out", "media", "--jobs", "2"]
     args += [arg for scene in SHOWN_IN for arg in ("--scene", str(scene.step))]
     # A user cache of its own: every formula typeset here, none loaded from another's shelf.
     alone = {**os.environ, "XDG_CACHE_HOME": str(folder / "cache")}
@@ -134,7 +135,7 @@ def test_tex_opens_no_file_outside_its_installation_and_work_folder(rendered: Pa
 def test_srt_captions_carry_markup_as_entities(rendered: Path) -> None:
     """SubRip players read ``<b>``, ``<i>`` and ``<font>`` as markup: the lesson's tags must be
     written as entities, and read back as the lesson typed them."""
-    files = sorted((rendered / QUALITIES["draft"].name).glob("*.srt"))
+    files = sorted((rendered / DRAFT.name).glob("*.srt"))
     assert [path.name[:2] for path in files] == ["01", "03"]
     for path in files:
         text = path.read_text("utf-8")

@@ -11,12 +11,11 @@ import pytest
 from manim import tempconfig
 
 from attention_core import load_lesson
-from publish.presets import QUALITIES
 from publish.render.fonts import Coverage, installed, lesson_texts, uncovered
 from scenes.probe import run_dry
 from scenes.steps.score import Step3Score
 
-from .conftest import cli
+from .conftest import DRAFT, cli
 from .lessons import default_data, to_toml
 
 SCRIPTS: dict[str, dict[str, Any]] = {
@@ -137,11 +136,11 @@ def test_step_3_renders_in_the_script(tmp_path: Path, language: str) -> None:
     out = tmp_path / "media"
     # at draft quality (480p, 8 fps): the same pictures as low's, in about half the frames
     lesson = str(lesson_file(tmp_path, language))
-    done = cli(out, "--lesson", lesson, "--scene", "3", quality=QUALITIES["draft"])
+    done = cli(out, "--lesson", lesson, "--scene", "3", quality=DRAFT)
     assert done.returncode == 0, done.stderr
     frame = tmp_path / f"{language}.png"
     subprocess.run(
-        ["ffmpeg", "-v", "error", "-sseof", "-1", "-i", str(out / "draft" / "03_score.mp4")]
+        ["ffmpeg", "-v", "error", "-sseof", "-1", "-i", str(out / DRAFT.name / "03_score.mp4")]
         + ["-frames:v", "1", "-y", str(frame)],
         check=True,
     )
