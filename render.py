@@ -275,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
     from publish.render.claim import OutputTrouble, claimed, trouble
     from publish.render.cluster import ClusterError
     from publish.render.options import RunOptions
-    from publish.render.pipeline import publish, terminate_on_sigterm
+    from publish.render.pipeline import publish
     from publish.render.progress import make_display
     from publish.render.voice_checks import voice_problem
 
@@ -340,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.dry_run:
                 preview.dry_run(one, sys.stdout)
                 return EXIT_OK
-            with terminate_on_sigterm(), make_display() as display:
+            with make_display() as display:
                 return publish(run, plans, display, course.page)
     except (OutputTrouble, ClusterError) as error:
         return _bad(str(error))
@@ -497,29 +497,27 @@ def _bad(*messages: str) -> int:
 def run(argv: list[str] | None = None) -> int:
     """:func:`main`, ended by SIGINT or SIGTERM whenever either arrives: one line, exit 130 or
     143, no traceback, and never an error reported in place of the interrupt."""
-    from publish.render.interrupts import Interrupted
+    from publish.render.interrupts import Interrupted, stop_on_signals
 
-    def terminate(signum: int, frame: object) -> None:
-        raise Interrupted(signum)
-
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    signal.signal(signal.SIGTERM, terminate)
+    came = stop_on_signals()
     try:
         code = main(argv)
         # Done: a signal from now on is held (and dropped at exit), not met by the interpreter's
         # shutdown, which no longer handles it (the run would end killed by it, with no word).
         signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
-        return code
-    except (KeyboardInterrupt, Interrupted) as stop:
-        signum = stop.signum if isinstance(stop, Interrupted) else signal.SIGINT
-        # From here on a second signal must not cut this short with a traceback.
-        for each in STOPS:
-            signal.signal(each, signal.SIG_IGN)
-        print(INTERRUPTED, file=sys.stderr)
-        return 128 + int(signum)
+        if not came:
+            return code
+    except (KeyboardInterrupt, Interrupted):
+        pass
     except BrokenPipeError:  # `render.py --list | head`: the reader has all it wanted
         _quiet_stdout()
         return 128 + int(signal.SIGPIPE)
+    # Stopped; or a stop came where it could not be raised and the run finished first.
+    # From here on a second signal must not cut this short with a traceback.
+    for each in STOPS:
+        signal.signal(each, signal.SIG_IGN)
+    print(INTERRUPTED, file=sys.stderr)
+    return 128 + int(came[0] if came else signal.SIGINT)
 
 
 def _quiet_stdout() -> None:

@@ -71,6 +71,48 @@ def test_a_signal_during_start_up(tmp_path: Path, delay: float, signum: int) -> 
     _ended_by(run, signum)
 
 
+# Python runs a handler at whatever bytecode it is at; inside a weakref callback (importlib's
+# module locks have one) what it raises is printed as "Exception ignored" and dropped, and the
+# run went on to exit 0 (CI, stop 50: SIGTERM one second into a dry run).
+IN_A_CALLBACK = """
+import os, signal, sys, time, weakref
+sys.path.insert(0, {root!r})
+from publish.render.interrupts import Interrupted, stop_on_signals
+
+came = stop_on_signals()
+
+
+class Held:
+    pass
+
+
+def gone(ref):
+    os.kill(os.getpid(), {signum})
+    for _ in range(10_000):  # the handler runs in here, where its exception cannot propagate
+        pass
+
+
+held = Held()
+watch = weakref.ref(held, gone)
+try:
+    del held
+    time.sleep(30)
+    print("went on")
+except (KeyboardInterrupt, Interrupted):
+    print("stopped by", came[0])
+"""
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_inside_a_weakref_callback_still_stops_the_run(signum: int) -> None:
+    script = IN_A_CALLBACK.format(root=str(ROOT), signum=int(signum))
+    began = time.monotonic()
+    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert ran.stdout == f"stopped by {int(signum)}\n", ran.stderr
+    assert ran.stderr == ""  # no "Exception ignored", no traceback
+    assert time.monotonic() - began < 20  # stopped at once, not after the 30 s it would take
+
+
 def _session_ends(session: str) -> bool:
     """Whether every process of ``session`` is gone within a second. A killed one is a zombie
     until reaped, and one whose parent died is reparented to PID 1, which in a container may

@@ -3,13 +3,9 @@ finished (joined, its kit and manifest written) as its clips come in; a course's
 
 from __future__ import annotations
 
-import signal
-import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from types import FrameType
 from typing import TYPE_CHECKING
 
 from publish.beats import BeatStore
@@ -21,7 +17,6 @@ from publish.media.files import clean_partials, write_text
 from publish.media.manifest import CourseEntry, CourseManifest, write_course_manifest
 from publish.render import shelf, toolchain
 from publish.render.cache import SOURCE_PACKAGES
-from publish.render.interrupts import Interrupted
 from publish.render.lesson_run import LessonRun, Outcome
 from publish.render.options import LessonOptions, RunOptions
 from publish.render.plan import Plan, plan
@@ -33,34 +28,15 @@ if TYPE_CHECKING:
 
 __all__ = [
     "COURSE_MANIFEST",
-    "Interrupted",
     "LessonOptions",
     "Plan",
     "RunOptions",
     "plan",
     "publish",
-    "terminate_on_sigterm",
 ]
 
 COURSE_MANIFEST = "course.json"
 """Beside a course's index page: its title and lessons in order, each with its folder."""
-
-
-@contextmanager
-def terminate_on_sigterm() -> Iterator[None]:
-    """Turn SIGTERM into :class:`Interrupted` in the main thread for the duration of the block."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def handler(signum: int, frame: FrameType | None) -> None:
-        raise Interrupted(signum)
-
-    previous = signal.signal(signal.SIGTERM, handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def publish(

@@ -12,7 +12,7 @@ from typing import TextIO
 
 from attention_core import Lesson, LessonError, load_lesson
 from publish.render.claim import claimed
-from publish.render.interrupts import Interrupted
+from publish.render.interrupts import STOPS, Interrupted, stop_on_signals
 from publish.render.options import LessonOptions
 from publish.watch.server import serve
 from publish.watch.session import Session
@@ -53,7 +53,9 @@ def watch(
     def say(line: str) -> None:
         print(line, file=out, flush=True)
 
-    stopped_by = _stop_on_signals()
+    # inside watchfiles' wait, whatever a handler raises comes out as KeyboardInterrupt: the
+    # signals that came say which it was
+    stopped_by = stop_on_signals()
     state = State()
     with claimed(options.run.quality_folder, options.run.claim):
         session = Session(options, state, load, wanted, say)
@@ -83,27 +85,6 @@ def watch(
             session.stop()
         say("preview stopped")
     return (128 + stopped_by[0]) if stopped_by else 0
-
-
-STOPS = (signal.SIGINT, signal.SIGTERM)
-
-
-def _stop_on_signals() -> list[int]:
-    """Ctrl-C and SIGTERM stop the preview, even where a shell started it with SIGINT ignored
-    (a background job of a script); the signals that came, in order, to end with the first's
-    status. Kept apart from the exception each raises: inside watchfiles' wait, any exception
-    a signal handler raises comes out as KeyboardInterrupt."""
-    came: list[int] = []
-
-    def stop(signum: int, frame: object) -> None:
-        came.append(signum)
-        if signum == signal.SIGINT:
-            raise KeyboardInterrupt
-        raise Interrupted(signum)
-
-    for each in STOPS:
-        signal.signal(each, stop)
-    return came
 
 
 def _watch_files(lesson_file: Path, code: bool, saved: Callable[[bool], None]) -> None:
