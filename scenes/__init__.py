@@ -8,7 +8,7 @@ from functools import cache
 from attention_core import Lesson, default_lesson, fontset
 from attention_core.steps import KINDS
 from scenes.base import LessonScene
-from scenes.manim_internals import copy_quickly, share_parsed_paths, split_once
+from scenes.manim_internals import copy_quickly, drop_parsed_paths, split_once
 from scenes.timing import find_scenes_with
 
 __all__ = ["SCENES", "LessonScene", "kind_scene", "placed", "scenes_for"]
@@ -20,7 +20,7 @@ fontset.use()
 
 # Every render and dry run of these scenes copies mobjects (text glyphs above all) and finds
 # the pieces of their outlines faster; the pictures are the same.
-share_parsed_paths()
+drop_parsed_paths()
 copy_quickly()
 split_once()
 

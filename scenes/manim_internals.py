@@ -12,9 +12,10 @@ Each reaches past manim's public API, to go faster or to read what manim keeps t
   back, the scene's captions written without its video.
 - Each of those renderers films with manim's ``MovingCamera``, as ``MovingCameraScene``'s own
   would: a scene is handed its renderer, so the renderer decides whether its camera can move.
-- :func:`share_parsed_paths`: copies of a text glyph share its parsed SVG path (it replaces
-  ``VMobjectFromSVGPath.__deepcopy__`` for the whole process); :func:`copy_quickly`: every
-  mobject copied without deepcopy's dispatch for its plain attributes (``Mobject.__deepcopy__``);
+- :func:`drop_parsed_paths`: a text glyph forgets its parsed SVG path once its points are
+  built (it wraps ``VMobjectFromSVGPath.generate_points`` for the whole process);
+  :func:`copy_quickly`: every mobject copied without deepcopy's dispatch for its plain
+  attributes (``Mobject.__deepcopy__``);
   :func:`split_once`: a shape's subpath boundaries found once, not every frame
   (``VMobject.get_subpath_split_indices_from_points``).
 - :func:`output_files`: where a render left its video and captions (manim 0.22's output plan).
@@ -94,10 +95,10 @@ __all__ = [
     "code_listing",
     "copy_quickly",
     "concat_list",
+    "drop_parsed_paths",
     "mp4_segment_encoder",
     "output_files",
     "segment_files",
-    "share_parsed_paths",
     "split_once",
     "right_to_left",
     "subcaptions_srt",
@@ -454,24 +455,27 @@ def undrawn_renderer() -> CairoRenderer:
     return _Undrawn(skip_animations=True, camera_class=MovingCamera)
 
 
-# --- copies of a glyph share its parsed path ------------------------------------------------
+# --- a glyph drops its parsed path once its points are built --------------------------------
+
+_build_glyph_points = VMobjectFromSVGPath.generate_points
 
 
-def _copy_sharing_path(self: VMobjectFromSVGPath, memo: dict[int, Any]) -> VMobjectFromSVGPath:
-    memo[id(self.path_obj)] = self.path_obj
-    return super(VMobjectFromSVGPath, self).__deepcopy__(memo)
+def _points_then_no_path(self: VMobjectFromSVGPath) -> VMobjectFromSVGPath:
+    _build_glyph_points(self)
+    self.path_obj = None
+    return self
 
 
-def share_parsed_paths() -> None:
-    """Make every copy of an SVG glyph share its parsed path (idempotent).
+def drop_parsed_paths() -> None:
+    """Make every SVG glyph forget its parsed path once its points are built (idempotent).
 
-    manim keeps each glyph's parsed ``svgelements`` path on the glyph (``path_obj``) and reads it
-    only once, to build the glyph's points; ``Mobject.copy`` deep-copies it anyway, point object
-    by point object, every time an animation starts. That was most of a dry run's copying and a
-    quarter of its time. Nothing changes a parsed path after it is read, so copies can share it.
+    manim keeps each glyph's parsed ``svgelements`` path on the glyph (``path_obj``) and reads
+    it once, to build the glyph's points. Kept, ``Mobject.copy`` deep-copied it, point object by
+    point object, every time an animation started (once most of a dry run's copying), and it
+    was 40 % of a shelved text's pickle and more than half of the time to load one back.
     """
     if SPEEDUPS:
-        VMobjectFromSVGPath.__deepcopy__ = _copy_sharing_path  # type: ignore[method-assign]
+        VMobjectFromSVGPath.generate_points = _points_then_no_path  # type: ignore[method-assign]
 
 
 # --- copies without deepcopy's dispatch per attribute ---------------------------------------

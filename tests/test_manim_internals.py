@@ -180,12 +180,15 @@ def test_the_segment_list_quotes_an_apostrophe() -> None:
     assert listing == "file 'file:/tmp/it'\\''s/a.mp4'\n"
 
 
-def test_a_copied_glyph_shares_its_parsed_path_and_nothing_it_can_change(tmp_path) -> None:
+def test_a_glyph_forgets_its_parsed_path_and_a_copy_shares_nothing_it_can_change(
+    tmp_path,
+) -> None:
     with tempconfig({"media_dir": str(tmp_path)}):
         original = Text("Ag", font="Inter")
     copy = original.copy()
     for glyph, copied in zip(original, copy, strict=True):
-        assert copied.path_obj is glyph.path_obj
+        assert glyph.path_obj is None  # read once into the points, then not kept, nor pickled
+        assert len(glyph.points) > 0
         assert copied is not glyph
         assert copied.points is not glyph.points
         np.testing.assert_array_equal(copied.points, glyph.points)
@@ -319,7 +322,7 @@ def test_on_another_manim_the_door_says_what_to_do_and_uses_plain_manim() -> Non
         "from scenes import manim_internals as door;"
         "print(door.SPEEDUPS, door.clip_renderer()._file_writer_class.__name__,"
         " type(door.undrawn_renderer()).__name__,"
-        " door.VMobjectFromSVGPath.__deepcopy__ is door._copy_sharing_path)"
+        " door.VMobjectFromSVGPath.generate_points is door._points_then_no_path)"
     )
     result = subprocess.run(
         [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120
