@@ -8,7 +8,12 @@ from functools import cache
 from attention_core import Lesson, default_lesson, fontset
 from attention_core.steps import KINDS
 from scenes.base import LessonScene
-from scenes.manim_internals import copy_quickly, drop_parsed_paths, split_once
+from scenes.manim_internals import (
+    boundary_quickly,
+    copy_quickly,
+    drop_parsed_paths,
+    split_once,
+)
 from scenes.timing import find_scenes_with
 
 __all__ = ["SCENES", "LessonScene", "kind_scene", "placed", "scenes_for"]
@@ -18,11 +23,12 @@ __all__ = ["SCENES", "LessonScene", "kind_scene", "placed", "scenes_for"]
 # manim's own command alike.
 fontset.use()
 
-# Every render and dry run of these scenes copies mobjects (text glyphs above all) and finds
-# the pieces of their outlines faster; the pictures are the same.
+# Every render and dry run of these scenes copies mobjects (text glyphs above all), finds the
+# pieces of their outlines and gathers their boundaries faster; the pictures are the same.
 drop_parsed_paths()
 copy_quickly()
 split_once()
+boundary_quickly()
 
 
 @cache

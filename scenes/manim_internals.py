@@ -15,7 +15,8 @@ Each reaches past manim's public API, to go faster or to read what manim keeps t
 - :func:`drop_parsed_paths`: a text glyph forgets its parsed SVG path once its points are
   built (it wraps ``VMobjectFromSVGPath.generate_points`` for the whole process);
   :func:`copy_quickly`: every mobject copied without deepcopy's dispatch for its plain
-  attributes (``Mobject.__deepcopy__``);
+  attributes (``Mobject.__deepcopy__``); :func:`boundary_quickly`: a shape's boundary points
+  gathered as one array (``VMobject.get_points_defining_boundary``);
   :func:`split_once`: a shape's subpath boundaries found once, not every frame
   (``VMobject.get_subpath_split_indices_from_points``).
 - :func:`output_files`: where a render left its video and captions (manim 0.22's output plan).
@@ -90,6 +91,7 @@ __all__ = [
     "SetText",
     "TEXT_CANVAS",
     "beat_renderer",
+    "boundary_quickly",
     "clip_renderer",
     "draw_plays",
     "code_listing",
@@ -561,6 +563,39 @@ def split_once() -> None:
     once per frame it is drawn in (idempotent): the same indices from the same points."""
     if SPEEDUPS:
         manim.VMobject.get_subpath_split_indices_from_points = _splits_once  # type: ignore[method-assign]
+
+
+# --- a shape's boundary points gathered by numpy, not point by point ------------------------
+
+_boundary_point_by_point = manim.VMobject.get_points_defining_boundary
+
+
+def _anchors(mob: manim.Mobject) -> Any:
+    """``VMobject.get_anchors``: each curve's start and end anchor in turn, as one array."""
+    if not isinstance(mob, manim.VMobject):
+        return np.asarray(mob.get_anchors())
+    points, step = mob.points, mob.n_points_per_cubic_curve
+    if points.shape[0] == 1:
+        return points
+    starts, ends = points[::step], points[step - 1 :: step]
+    if len(starts) != len(ends):  # as manim's zip(..., strict=True) refuses them
+        raise ValueError(f"{len(points)} points are not whole curves of {step}")
+    anchors = np.empty((2 * len(starts), points.shape[1]), dtype=points.dtype)
+    anchors[0::2], anchors[1::2] = starts, ends
+    return anchors
+
+
+def _boundary_quickly(self: manim.VMobject) -> Any:
+    parts = [anchors for part in self.get_family() if len(anchors := _anchors(part))]
+    return np.concatenate(parts) if parts else np.array(())
+
+
+def boundary_quickly() -> None:
+    """Make a shape's boundary points (behind every ``get_corner``, ``next_to``, ``move_to``
+    and the probe's boxes) one numpy array built whole, not a tuple of each point in turn
+    (idempotent): the same points in the same order."""
+    if SPEEDUPS:
+        manim.VMobject.get_points_defining_boundary = _boundary_quickly  # type: ignore[method-assign]
 
 
 # --- text, set on one canvas ---------------------------------------------------------------

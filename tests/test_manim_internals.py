@@ -18,13 +18,13 @@ from pathlib import Path
 import av
 import numpy as np
 import pytest
-from manim import RED, FadeIn, Scene, Square, Text, VMobject, tempconfig
+from manim import RED, Dot, FadeIn, MathTex, Scene, Square, Text, VGroup, VMobject, tempconfig
 from manim._config.video_encoder import VideoEncoderSpec
 from manim.scene.scene_file_writer import SceneFileWriter
 from manim.scene.video_segment_encoder import VideoSegmentEncoder
 
 from publish.render.worker import encoder_options
-from scenes import manim_internals  # importing the scenes installs the path sharing
+from scenes import manim_internals  # importing the scenes installs the speed-ups
 from scenes.held_pictures import is_copy
 from scenes.manim_internals import (
     HeldFrameEncoder,
@@ -197,6 +197,28 @@ def test_a_glyph_forgets_its_parsed_path_and_a_copy_shares_nothing_it_can_change
     assert original[0].get_fill_color() != copy[0].get_fill_color()
 
 
+def test_a_boundary_gathered_whole_is_manims_point_by_point(tmp_path) -> None:
+    with tempconfig({"media_dir": str(tmp_path)}):
+        shapes = [
+            Text("Ag", font="Inter"),
+            MathTex(r"\frac{1}{\sqrt{2}}"),
+            VGroup(Square(), VMobject(), Dot().shift([1, 2, 0])),
+            VMobject().set_points(np.array([[1.0, 2.0, 0.0]])),
+            VMobject(),
+        ]
+    assert VMobject.get_points_defining_boundary is manim_internals._boundary_quickly
+    for shape in shapes:
+        gathered = shape.get_points_defining_boundary()
+        plain = manim_internals._boundary_point_by_point(shape)
+        assert gathered.shape == plain.shape
+        np.testing.assert_array_equal(gathered, plain)
+    broken = VMobject().set_points(np.zeros((6, 3)))  # not whole curves: refused, as manim does
+    with pytest.raises(ValueError, match="not whole curves"):
+        broken.get_points_defining_boundary()
+    with pytest.raises(ValueError, match="shorter"):
+        manim_internals._boundary_point_by_point(broken)
+
+
 def _sources() -> list[Path]:
     return [
         path
@@ -322,13 +344,14 @@ def test_on_another_manim_the_door_says_what_to_do_and_uses_plain_manim() -> Non
         "from scenes import manim_internals as door;"
         "print(door.SPEEDUPS, door.clip_renderer()._file_writer_class.__name__,"
         " type(door.undrawn_renderer()).__name__,"
-        " door.VMobjectFromSVGPath.generate_points is door._points_then_no_path)"
+        " door.VMobjectFromSVGPath.generate_points is door._points_then_no_path,"
+        " manim.VMobject.get_points_defining_boundary is door._boundary_quickly)"
     )
     result = subprocess.run(
         [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120
     )
     assert result.returncode == 0, result.stderr
-    plain = ["False", SceneFileWriter.__name__, "CairoRenderer", "False"]  # nothing replaced
+    plain = ["False", SceneFileWriter.__name__, "CairoRenderer", "False", "False"]  # as manim
     assert result.stdout.split() == plain
     warned = [line for line in result.stderr.splitlines() if "ManimVersionWarning" in line]
     assert len(warned) == 1
