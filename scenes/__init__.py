@@ -11,7 +11,8 @@ from scenes.base import LessonScene
 from scenes.manim_internals import (
     boundary_quickly,
     copy_quickly,
-    drop_parsed_paths,
+    drop_svg_parse,
+    family_quickly,
     split_once,
 )
 from scenes.timing import find_scenes_with
@@ -24,11 +25,13 @@ __all__ = ["SCENES", "LessonScene", "kind_scene", "placed", "scenes_for"]
 fontset.use()
 
 # Every render and dry run of these scenes copies mobjects (text glyphs above all), finds the
-# pieces of their outlines and gathers their boundaries faster; the pictures are the same.
-drop_parsed_paths()
+# pieces of their outlines, gathers their boundaries and lists their families faster; the
+# pictures are the same.
+drop_svg_parse()
 copy_quickly()
 split_once()
 boundary_quickly()
+family_quickly()
 
 
 @cache

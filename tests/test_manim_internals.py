@@ -18,7 +18,20 @@ from pathlib import Path
 import av
 import numpy as np
 import pytest
-from manim import RED, Dot, FadeIn, MathTex, Scene, Square, Text, VGroup, VMobject, tempconfig
+from manim import (
+    RED,
+    Dot,
+    FadeIn,
+    MarkupText,
+    MathTex,
+    Mobject,
+    Scene,
+    Square,
+    Text,
+    VGroup,
+    VMobject,
+    tempconfig,
+)
 from manim._config.video_encoder import VideoEncoderSpec
 from manim.scene.scene_file_writer import SceneFileWriter
 from manim.scene.video_segment_encoder import VideoSegmentEncoder
@@ -180,11 +193,15 @@ def test_the_segment_list_quotes_an_apostrophe() -> None:
     assert listing == "file 'file:/tmp/it'\\''s/a.mp4'\n"
 
 
-def test_a_glyph_forgets_its_parsed_path_and_a_copy_shares_nothing_it_can_change(
+def test_a_text_forgets_its_svg_parse_and_a_copy_shares_nothing_it_can_change(
     tmp_path,
 ) -> None:
     with tempconfig({"media_dir": str(tmp_path)}):
         original = Text("Ag", font="Inter")
+        markup = MarkupText("<b>Ag</b>", font="Inter")
+        formula = MathTex("a", "+", "b")
+    assert original.id_to_vgroup_dict == markup.id_to_vgroup_dict == {}
+    assert formula.get_part_by_tex("+") is not None  # a formula's parts by TeX are kept
     copy = original.copy()
     for glyph, copied in zip(original, copy, strict=True):
         assert glyph.path_obj is None  # read once into the points, then not kept, nor pickled
@@ -217,6 +234,20 @@ def test_a_boundary_gathered_whole_is_manims_point_by_point(tmp_path) -> None:
         broken.get_points_defining_boundary()
     with pytest.raises(ValueError, match="shorter"):
         manim_internals._boundary_point_by_point(broken)
+
+
+def test_a_family_listed_in_one_walk_is_manims() -> None:
+    square, circle, dot = Square(), VMobject(), Dot()
+    inner = VGroup(square, circle)
+    twice = VGroup(inner, dot, VGroup(square), VGroup(inner))  # met twice: the last kept
+    own_ancestor = VGroup(dot)
+    own_ancestor.submobjects.append(own_ancestor)  # a loop: left out below itself
+    assert Mobject.get_family is manim_internals._family_quickly
+    for mob in (square, inner, twice, own_ancestor, VGroup()):
+        listed = mob.get_family()
+        plain = manim_internals._family_by_generators(mob)
+        assert [id(m) for m in listed] == [id(m) for m in plain]
+    assert twice.get_family().count(square) == 1
 
 
 def _sources() -> list[Path]:
@@ -345,13 +376,18 @@ def test_on_another_manim_the_door_says_what_to_do_and_uses_plain_manim() -> Non
         "print(door.SPEEDUPS, door.clip_renderer()._file_writer_class.__name__,"
         " type(door.undrawn_renderer()).__name__,"
         " door.VMobjectFromSVGPath.generate_points is door._points_then_no_path,"
-        " manim.VMobject.get_points_defining_boundary is door._boundary_quickly)"
+        " manim.Text.__init__ is door._TEXTS_BUILT[manim.Text],"
+        " manim.VMobject.get_points_defining_boundary is door._boundary_quickly,"
+        " manim.Mobject.get_family is door._family_quickly)"
     )
     result = subprocess.run(
         [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120
     )
     assert result.returncode == 0, result.stderr
-    plain = ["False", SceneFileWriter.__name__, "CairoRenderer", "False", "False"]  # as manim
+    plain = [
+        *("False", SceneFileWriter.__name__, "CairoRenderer"),
+        *("False", "False", "False", "False"),  # nothing of manim's replaced
+    ]
     assert result.stdout.split() == plain
     warned = [line for line in result.stderr.splitlines() if "ManimVersionWarning" in line]
     assert len(warned) == 1
