@@ -68,8 +68,7 @@ from publish.course import (
     load_lessons,
     read_course,
 )
-from publish.kit.lecture import SLIDE_FORMATS
-from publish.presets import ALPHA_FORMATS, FORMATS, PREVIEW_QUALITY, QUALITIES
+from publish.presets import ALPHA_FORMATS, FORMATS, PREVIEW_QUALITY, QUALITIES, SLIDE_FORMATS
 from publish.tools import RENDER_TOOLS, SCENE_TOOLS, install_line, missing_tools
 
 OUTPUT_TROUBLE = {

@@ -18,6 +18,7 @@ __all__ = [
     "JOINABLE_FORMATS",
     "PREVIEW_QUALITY",
     "QUALITIES",
+    "SLIDE_FORMATS",
     "Quality",
     "clip_name",
     "full_name",
@@ -66,6 +67,8 @@ PREVIEW_QUALITY = "draft"
 FORMATS = ("mp4", "webm", "gif", "mov")
 ALPHA_FORMATS = frozenset({"mov", "webm"})
 """Containers whose codecs (qtrle, VP9) keep an alpha channel."""
+SLIDE_FORMATS = frozenset({"mp4"})
+"""The formats both decks play: PowerPoint embeds H.264 MP4, not WebM."""
 JOINABLE_FORMATS = frozenset({"mp4", "webm", "mov"})
 """GIF has no chapters and joins badly, so the whole-lesson video skips it."""
 

@@ -15,7 +15,6 @@ from publish.tools import install_line, missing_tools
 __all__ = [
     "DECK_NAME",
     "PAGE_NAME",
-    "SLIDE_FORMATS",
     "WEB_FORMATS",
     "Kit",
     "write_handout",
@@ -24,8 +23,6 @@ __all__ = [
 
 WEB_FORMATS = {"mp4": "video/mp4", "webm": "video/webm"}
 """The formats a browser plays, with their MIME types; the embed page is written for these."""
-SLIDE_FORMATS = frozenset({"mp4"})
-"""The formats both decks play: PowerPoint embeds H.264 MP4, not WebM."""
 PAGE_NAME = "index.html"
 DESCRIPTIONS = ".descriptions.vtt"
 """Beside each clip and the whole video: its WebVTT ``kind="descriptions"`` track."""
