@@ -36,7 +36,7 @@ Each reaches past manim's public API, to go faster or to read what manim keeps t
   ``tests/test_manim_internals.py`` checks each name against what manim sets).
 
 They were written for manim :data:`WRITTEN_FOR`. On any other version, importing this module
-warns once (:class:`ManimVersionWarning`, saying what to do) and the three speed-ups step aside:
+warns once (:class:`ManimVersionWarning`, saying what to do) and the speed-ups step aside:
 renders and dry runs run on plain manim, which draws and encodes the same pictures, only slower.
 The reads have no plain equivalent: they are tried as they are, and fail where manim changed.
 """
@@ -620,7 +620,7 @@ def _family_quickly(self: manim.Mobject, recurse: bool = True) -> list[manim.Mob
 def family_quickly() -> None:
     """Make a mobject's family (every copy, camera frame, corner and colour change asks for
     it) one walk with a stack, not a generator nested as deep as the mobject (idempotent): the
-    same members in the same order, in 0.4 of the time."""
+    same members in the same order, in half the time (20 lines of text: 117 → 61 µs)."""
     if SPEEDUPS:
         manim.Mobject.get_family = _family_quickly  # type: ignore[method-assign]
 
