@@ -22,8 +22,8 @@ def test_encoder_settings_are_the_measured_ones() -> None:
         "threads": "1",
         "preset": "veryfast",
         "tune": "animation",
-        "crf": "23",
-        "x264-params": "cpu-independent=1",
+        "crf": "22.5",
+        "x264-params": "cpu-independent=1:b-adapt=0:subme=1",
     }
 
 

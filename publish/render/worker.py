@@ -59,12 +59,19 @@ ENCODER_OPTIONS: dict[str, str] = {
     # ``superfast`` saved only 10% more and made files half again as big.
     "preset": "veryfast",
     "tune": "animation",
-    "crf": "23",
+    # x264's time on a drawn 1080p frame, measured on step 3's own pictures: 13.0 ms as
+    # ``veryfast``/``animation`` are, 7.6 ms with B-frames placed without analysis (``b-adapt=0``:
+    # ``animation``'s five between references, right for flat colour) and one round of subpixel
+    # search (``subme=1``, from 2). They cost quality, which ``crf`` 22.5 (from 23) buys back:
+    # step 3 at 1080p against a lossless render, Y-PSNR 42.30 dB against 42.19, worst frame 39.1
+    # against 39.0, for a file 7 % bigger (4.04 MB against 3.76). Steps 3 and 7 from nothing:
+    # 0.88 of the CPU time (BENCHMARKS.md, "Choices").
+    "crf": "22.5",
     # Without it, on CPUs with AVX-512, x264's vectorised macroblock-tree code reads heap memory
     # it never wrote, so the bytes (usually of a scene's first, blank frame) depend on what the
     # process did before. With it x264 runs its portable code there, at no measured cost, and
     # writes the same bytes as with no assembly at all. x264 applies it after preset and tune.
-    "x264-params": "cpu-independent=1",
+    "x264-params": "cpu-independent=1:b-adapt=0:subme=1",
     # With PyAV's sliced threading x264 cuts each picture into one slice per thread, so an
     # automatic count would make the bytes depend on the machine's cores. Renders already run
     # one per core.
