@@ -14,17 +14,24 @@ import subprocess
 import sys
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import av
 import numpy as np
 import pytest
 from manim import (
+    LEFT,
     RED,
+    RIGHT,
+    CairoRenderer,
+    Circle,
+    Create,
     Dot,
     FadeIn,
     MarkupText,
     MathTex,
     Mobject,
+    MovingCamera,
     Scene,
     Square,
     Text,
@@ -234,6 +241,47 @@ def test_a_boundary_gathered_whole_is_manims_point_by_point(tmp_path) -> None:
         broken.get_points_defining_boundary()
     with pytest.raises(ValueError, match="shorter"):
         manim_internals._boundary_point_by_point(broken)
+
+
+class _Moves(Scene):
+    """A square held, a circle drawn over it, the square moving, a still wait."""
+
+    def construct(self) -> None:
+        square = Square().shift(LEFT * 2)
+        self.add(square)
+        self.wait(0.2)
+        self.play(Create(Circle()), run_time=0.5)
+        self.play(square.animate.shift(RIGHT * 3), run_time=0.5)
+        self.wait(0.5)
+
+
+def _frames_sent(renderer_class: type[CairoRenderer], media: Path) -> list[tuple[Any, ...]]:
+    """Each frame the renderer sends: its pixels, a copy taken as it is sent, its repeats."""
+    sent: list[tuple[Any, ...]] = []
+
+    class Recording(HeldFrameWriter):
+        def write_frame(self, pixels: Any, *, repeat: int = 1) -> None:
+            sent.append((pixels, pixels.copy(), repeat))
+            super().write_frame(pixels, repeat=repeat)
+
+    small = {"pixel_width": 320, "pixel_height": 180, "frame_rate": 15}
+    with tempconfig({**small, "media_dir": str(media), "progress_bar": "none"}):
+        renderer = renderer_class(file_writer_class=Recording, camera_class=MovingCamera)
+        _Moves(renderer=renderer).render()
+    return sent
+
+
+def test_a_frame_handed_over_is_manims_copy_and_is_not_drawn_on_again(tmp_path: Path) -> None:
+    manims = _frames_sent(CairoRenderer, tmp_path / "manim")
+    ours = _frames_sent(manim_internals._HandingOver, tmp_path / "ours")
+    assert len(ours) == len(manims) > 10
+    for (pixels, when_sent, repeat), (_, manims_pixels, manims_repeat) in zip(
+        ours, manims, strict=True
+    ):
+        assert repeat == manims_repeat
+        np.testing.assert_array_equal(when_sent, manims_pixels)
+        np.testing.assert_array_equal(pixels, when_sent)  # the render over: never drawn on
+    assert len({id(pixels) for pixels, _, _ in ours}) == len(ours)  # each frame its own
 
 
 def test_a_family_listed_in_one_walk_is_manims() -> None:
