@@ -4,7 +4,8 @@ Each reaches past manim's public API, to go faster or to read what manim keeps t
 
 - :func:`clip_renderer`: a renderer whose file writer converts a held frame once, not once per
   repeat (:class:`HeldFrameEncoder`, a ``VideoSegmentEncoder`` plugged in through the writer's
-  ``_create_segment_encoder``, both new in manim 0.22).
+  ``_create_segment_encoder``, both new in manim 0.22), and which hands each frame's own pixels
+  to it, not a copy (:class:`_HandingOver`, over ``get_frame`` and ``update_frame``).
 - :func:`undrawn_renderer`: a dry run's renderer, which draws no pixels.
 - :func:`beat_renderer`, :func:`draw_plays`, :func:`segment_files`, :func:`subcaptions_srt`:
   a clip rendered a beat at a time (``publish.beats``, which reads manim through these): the
