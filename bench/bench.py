@@ -4,9 +4,9 @@ python bench/bench.py --quality high              # render.py 3 runs each (media
 python bench/bench.py --baseline-repeat 3         # the baselines 3 times too (about 35 min more)
 python bench/bench.py --repeat 1 --skip-plain     # quicker: render.py only, once
 
-Also, once: the same-run references issue 39 reads against (plain manim's step 3 from nothing,
-at ``-ql`` and ``-qh``, with the ratios to them) and the encoder's CPU time a held and a drawn
-frame (``bench/encoder_cost.py``, on step 3's clip).
+Also: the same-run references issue 39 reads against (plain manim's step 3 from nothing, at
+``-ql`` and ``-qh``, the median of three each, with the ratios to them) and, once, the encoder's
+CPU time a held and a drawn frame (``bench/encoder_cost.py``, on step 3's clip).
 
 The baselines (plain manim, about 11 minutes a run at 1080p on two cores, and the encode floor)
 run ``--baseline-repeat`` times, once by default. With plain manim, the lesson render.py made is
@@ -322,6 +322,10 @@ REFERENCE_LOW, REFERENCE_HIGH = "plain manim -ql, step 3, nothing cached", "plai
 """The same-run references issue 39 reads against: the dry run against ``-ql`` of step 3 from
 nothing, the render against ``-qh --disable_caching`` of it (47.9 s where the silent lesson
 took 0.48 of its running time)."""
+HIGH_REFERENCE_RUNS = 3
+"""Runs of the ``-qh`` reference (the median is read): one run moved from 65.8 to 79.9 s between
+benches on the same host, and again to 67.4 s straight after, which moves every render target
+by as much. Three cost about two minutes more."""
 REFERENCE_HOST_HIGH = 47.9
 """``-qh`` of step 3 on the host where issue 39 set its targets."""
 
@@ -337,12 +341,13 @@ def reference_step() -> type[LessonScene]:
 def bench_references(scratch: Path) -> list[Summary]:
     """Plain ``manim render --disable_caching`` of step 3, each run from nothing (a fresh
     media folder and user cache, so every text is typeset): at ``-ql`` the median of
-    :data:`QUICK_RUNS`, at ``-qh`` one."""
+    :data:`QUICK_RUNS`, at ``-qh`` of :data:`HIGH_REFERENCE_RUNS`."""
     step = reference_step()
     file = str(Path(inspect.getfile(step)).relative_to(ROOT))
     manim = str(Path(sys.executable).with_name("manim"))
     rows = []
-    for name, flag, runs in ((REFERENCE_LOW, "-ql", QUICK_RUNS), (REFERENCE_HIGH, "-qh", 1)):
+    references = ((REFERENCE_LOW, "-ql", QUICK_RUNS), (REFERENCE_HIGH, "-qh", HIGH_REFERENCE_RUNS))
+    for name, flag, runs in references:
         samples, length = [], 0.0
         for index in range(runs):
             media, cache = scratch / f"reference{flag}", scratch / f"cache{flag}-{index}"
